@@ -1,0 +1,15 @@
+import { bearerCredentials } from './bearer-credentials';
+
+describe('bearerCredentials', () => {
+  it('reads "Bearer <token>" with any scheme case', () => {
+    expect(bearerCredentials('Bearer lt_live_abc')).toEqual({ kind: 'token', token: 'lt_live_abc' });
+    expect(bearerCredentials('bearer x')).toEqual({ kind: 'token', token: 'x' });
+  });
+
+  it('treats a missing header as anonymous and anything else as malformed', () => {
+    expect(bearerCredentials(undefined)).toEqual({ kind: 'none' });
+    for (const header of ['', 'Bearer', 'Bearer ', 'Bearer  x', 'Basic dXNlcjpwYXNz', 'Bearer a b', 'Token x']) {
+      expect(bearerCredentials(header)).toEqual({ kind: 'malformed' });
+    }
+  });
+});

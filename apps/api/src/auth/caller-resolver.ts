@@ -1,0 +1,66 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { API_CONFIG, type ApiConfig } from '../config/api-config';
+import { ApiError } from '../http/api-error';
+import { API_KEY_LOOKUP, type ApiKeyLookup } from './api-key-lookup';
+import { verifyApiKey } from './api-key-verdict';
+import { bearerCredentials } from './bearer-credentials';
+import type { Caller } from './caller';
+
+/** RFC 6750 asks 401 responses of a bearer-protected resource to name the scheme. */
+const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="lottery-data-api"' };
+
+/**
+ * Resolves the caller of a request from its `Authorization` header, once per request: the rate-limit
+ * guard and the API-key guard both ask, and the key lookup must not run twice.
+ */
+@Injectable()
+export class CallerResolver {
+  private readonly resolved = new WeakMap<FastifyRequest, Promise<Caller>>();
+
+  constructor(
+    @Inject(API_CONFIG) private readonly config: ApiConfig,
+    @Inject(API_KEY_LOOKUP) private readonly keys: ApiKeyLookup,
+  ) {}
+
+  resolve(request: FastifyRequest): Promise<Caller> {
+    let caller = this.resolved.get(request);
+    if (!caller) {
+      caller = this.identify(request);
+      this.resolved.set(request, caller);
+    }
+    return caller;
+  }
+
+  private async identify(request: FastifyRequest): Promise<Caller> {
+    const anonymous = (rejection: ApiError | null): Caller => ({
+      tier: 'anonymous',
+      rateLimitSubject: `ip:${request.ip}`,
+      limits: this.config.rateLimits.anonymous,
+      apiKeyId: null,
+      rejection,
+    });
+    const credentials = bearerCredentials(request.headers.authorization);
+    if (credentials.kind === 'none') return anonymous(null);
+    if (credentials.kind === 'malformed') {
+      return anonymous(new ApiError('unauthorized', 'the Authorization header must be "Bearer <API key>"', CHALLENGE));
+    }
+    const invalid = new ApiError('invalid_api_key', 'the API key matches no known active key', {
+      'WWW-Authenticate': `${CHALLENGE['WWW-Authenticate']}, error="invalid_token"`,
+    });
+    const mismatch = new ApiError('key_environment_mismatch', `this API serves ${this.config.environment} keys only`);
+    const verdict = await verifyApiKey(credentials.token, this.config, this.keys);
+    if (verdict.kind === 'unknown') return anonymous(invalid);
+    if (verdict.kind === 'environment_mismatch') return anonymous(mismatch);
+    if (verdict.kind === 'revoked') return anonymous(new ApiError('revoked_api_key', 'the API key has been revoked'));
+    const { record } = verdict;
+    const defaults = this.config.rateLimits.authenticated;
+    return {
+      tier: 'authenticated',
+      rateLimitSubject: `key:${record.id}`,
+      limits: { perMinute: record.perMinute ?? defaults.perMinute, perDay: record.perDay ?? defaults.perDay },
+      apiKeyId: record.id,
+      rejection: null,
+    };
+  }
+}

@@ -1,0 +1,121 @@
+import { KEY_WORD_PATTERN } from '@lottery/persistence';
+import { z } from 'zod';
+import { SPEC_TIER_LIMITS, type TierLimits } from '../rate-limit/tier-limits';
+import { type GiveawaysConfig, resolveGiveawaysConfig } from './giveaways-config';
+
+/** Fastify's `trustProxy`: off, all hops, a hop count, or the addresses/CIDRs of trusted proxies. */
+export type TrustProxy = boolean | number | string[];
+
+export interface ApiConfig {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  /** Postgres schema of the read models. */
+  readSchema: string;
+  /** No Redis means in-memory rate limits, exact only within this one process. */
+  redisUrl: string | null;
+  redisKeyPrefix: string;
+  /** First word of every API key, `<KEY_PREFIX>_<environment>_…`. */
+  keyPrefix: string;
+  /** Keys of other environments are refused with 403 key_environment_mismatch. */
+  environment: string;
+  /** Whether `X-Forwarded-For` names the client (only behind a proxy that sets it). */
+  trustProxy: TrustProxy;
+  logLevel: LogLevel;
+  rateLimits: TierLimits;
+  /** The partner giveaway's chain and signer; null = not configured, its endpoints answer 503. */
+  giveaways: GiveawaysConfig | null;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const PROXY_ADDRESS = /^[0-9A-Fa-f:.]+(\/\d{1,3})?$/;
+
+const trustProxy = z
+  .string()
+  .trim()
+  .optional()
+  .transform((raw, ctx): TrustProxy => {
+    if (raw === undefined || raw === '' || raw === 'false') return false;
+    if (raw === 'true') return true;
+    if (/^\d+$/.test(raw)) return Number(raw);
+    const addresses = raw.split(',').map((a) => a.trim());
+    if (addresses.every((a) => PROXY_ADDRESS.test(a))) return addresses;
+    ctx.addIssue({
+      code: 'custom',
+      message: 'expected true, false, a hop count, or a comma-separated list of IPs/CIDRs',
+    });
+    return z.NEVER;
+  });
+
+const url = (protocols: string[]) =>
+  z.url({ protocol: new RegExp(`^(${protocols.join('|')})$`) }).describe(`a ${protocols.join('/')} URL`);
+
+const keyWord = (what: string) =>
+  z.string().regex(KEY_WORD_PATTERN, `${what} must be a lowercase word (a-z, 0-9, starting with a letter, at most 16)`);
+
+const ENV_SCHEMA = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: url(['postgres', 'postgresql']),
+  READ_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,50}$/, 'must be a lowercase Postgres identifier')
+    .default('lottery'),
+  REDIS_URL: url(['redis', 'rediss']).optional(),
+  REDIS_KEY_PREFIX: z.string().min(1).max(64).default('lottery:'),
+  KEY_PREFIX: keyWord('KEY_PREFIX').default('lt'),
+  API_ENVIRONMENT: keyWord('API_ENVIRONMENT').default('live'),
+  TRUST_PROXY: trustProxy,
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  RPC_URL: url(['http', 'https']).optional(),
+  CHAIN_ID: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  RANDOM_TICKET_BUYER_ADDRESS: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex characters')
+    .optional(),
+  // The message never echoes the value: it is a secret.
+  OPERATOR_PRIVATE_KEY: z
+    .string()
+    .regex(/^(0x[0-9a-fA-F]{64}|anvil)$/, 'must be 0x followed by 64 hex characters, or "anvil"')
+    .optional(),
+  PARTNER_JOB_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+});
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid API configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates the environment once at start-up; every problem is reported, not just the first. */
+export function loadApiConfig(env: NodeJS.ProcessEnv): ApiConfig {
+  // Empty strings mean "unset", as shells and compose files often produce them.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = ENV_SCHEMA.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const giveaways = resolveGiveawaysConfig(e);
+  if (giveaways.problems.length > 0) throw new ConfigError(giveaways.problems);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    readSchema: e.READ_SCHEMA,
+    redisUrl: e.REDIS_URL ?? null,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    keyPrefix: e.KEY_PREFIX,
+    environment: e.API_ENVIRONMENT,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    rateLimits: SPEC_TIER_LIMITS,
+    giveaways: giveaways.config,
+  };
+}
+
+/** The Nest provider token of the validated config. */
+export const API_CONFIG = Symbol('ApiConfig');

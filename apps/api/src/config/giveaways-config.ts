@@ -1,0 +1,62 @@
+import type { Hex } from '@lottery/domain';
+
+/** Where and as whom the partner giveaway buys tickets; null in ApiConfig when the chain is not configured. */
+export interface GiveawaysConfig {
+  rpcUrl: string;
+  chainId: number;
+  randomTicketBuyer: Hex;
+  operatorPrivateKey: Hex;
+  /** How long a partner's POST waits for its purchase; the purchase itself carries on after that. */
+  jobTimeoutMs: number;
+}
+
+/**
+ * anvil's dev account 0 — a public key. Used only when OPERATOR_PRIVATE_KEY=anvil on anvil's chain id,
+ * which is what `ops start` configures for the embedded local chain.
+ */
+export const ANVIL_DEV_PRIVATE_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+export const ANVIL_CHAIN_ID = 31337;
+
+export interface GiveawaysEnv {
+  RPC_URL?: string;
+  CHAIN_ID?: number;
+  RANDOM_TICKET_BUYER_ADDRESS?: string;
+  OPERATOR_PRIVATE_KEY?: string;
+  PARTNER_JOB_TIMEOUT_MS: number;
+}
+
+const REQUIRED = ['RPC_URL', 'CHAIN_ID', 'RANDOM_TICKET_BUYER_ADDRESS', 'OPERATOR_PRIVATE_KEY'] as const;
+
+/**
+ * All chain variables or none: none disables the partner giveaway (its endpoints answer 503) so the
+ * Data API runs without a chain; some but not all is a mistake worth refusing to start over.
+ */
+export function resolveGiveawaysConfig(e: GiveawaysEnv): { config: GiveawaysConfig | null; problems: string[] } {
+  const missing = REQUIRED.filter((name) => e[name] === undefined);
+  if (missing.length === REQUIRED.length) return { config: null, problems: [] };
+  if (missing.length > 0) {
+    const problems = missing.map((name) => `${name}: required when any of ${REQUIRED.join(', ')} is set`);
+    return { config: null, problems };
+  }
+  const chainId = e.CHAIN_ID as number;
+  let key = e.OPERATOR_PRIVATE_KEY as string;
+  if (key === 'anvil') {
+    if (chainId !== ANVIL_CHAIN_ID) {
+      return {
+        config: null,
+        problems: [`OPERATOR_PRIVATE_KEY: "anvil" (a public key) is only accepted with CHAIN_ID=${ANVIL_CHAIN_ID}`],
+      };
+    }
+    key = ANVIL_DEV_PRIVATE_KEY;
+  }
+  return {
+    config: {
+      rpcUrl: e.RPC_URL as string,
+      chainId,
+      randomTicketBuyer: (e.RANDOM_TICKET_BUYER_ADDRESS as string).toLowerCase() as Hex,
+      operatorPrivateKey: key.toLowerCase() as Hex,
+      jobTimeoutMs: e.PARTNER_JOB_TIMEOUT_MS,
+    },
+    problems: [],
+  };
+}

@@ -1,0 +1,89 @@
+import type { IncomingMessage } from 'node:http';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { type ApiDependencies, AppModule } from './app.module';
+import { dailyPoolExceptionFilter } from './daily-pool/daily-pool-exception.filter';
+import { DataApiExceptionFilter } from './data-api/data-api-exception.filter';
+import { installEntityTags } from './data-api/http-cache/entity-tags';
+import { ExceptionRoutingFilter } from './http/exception-routing.filter';
+import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id';
+import { RouteTable } from './http/route-table';
+import { HttpMetrics } from './metrics/http-metrics';
+import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi-document';
+import { buildFreeTicketsOpenApiDocument, serveFreeTicketsOpenApi } from './openapi/free-tickets-openapi-document';
+import { partnerGiveawaysExceptionFilter } from './partner-giveaways/partner-giveaways-exception.filter';
+
+/** Headers browsers may read cross-origin: everything the spec says a response carries. */
+const EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'X-RateLimit-Tier',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'ETag',
+  'Allow',
+  'Deprecation',
+  'Sunset',
+  'Link',
+];
+
+/**
+ * Builds the initialised (not yet listening) app. Shared by main.ts, the tests and the OpenAPI writer,
+ * so all three run exactly the same wiring.
+ */
+export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyApplication> {
+  const routes = new RouteTable();
+  const metrics = new HttpMetrics();
+  const dataApiErrors = new DataApiExceptionFilter(routes, deps.logger);
+  // Each group renders its errors in its own format; the path prefix picks the group.
+  const errors = new ExceptionRoutingFilter(
+    [
+      dataApiErrors,
+      dailyPoolExceptionFilter(routes, deps.logger),
+      partnerGiveawaysExceptionFilter(routes, deps.logger),
+    ],
+    dataApiErrors,
+  );
+
+  const adapter = new FastifyAdapter({
+    logger: false,
+    trustProxy: deps.config.trustProxy,
+    requestIdHeader: false,
+    genReqId: (request: IncomingMessage) => requestIdFor(request.headers),
+    // Long enough for any RoundId up to uint256, so oversized ids reach validation instead of the router.
+    routerOptions: { maxParamLength: 200 },
+    // Bad URL encodings and body-parser failures never reach Nest; they still get the group's format.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+      errors.respond(error, request, reply),
+  });
+  const fastify = adapter.getInstance();
+  // Hooks go on before Nest registers routes: onRoute must see every route.
+  fastify.addHook('onRoute', (route) => routes.record(route.method, route.url));
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    return payload;
+  });
+  installEntityTags(fastify);
+  metrics.install(fastify);
+
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(deps, { routes, metrics }), adapter, {
+    logger: false,
+  });
+  app.useGlobalFilters(errors);
+  app.enableCors({
+    origin: '*',
+    methods: ['GET', 'HEAD'],
+    // `apikey`: the daily pool's key header. POST stays out: partner keys are for servers, not browsers.
+    allowedHeaders: ['Authorization', 'If-None-Match', 'X-Request-Id', 'apikey'],
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 86_400,
+    // A bare OPTIONS (no Origin) falls through to the router, which answers it in the group's format.
+    strictPreflight: false,
+  });
+  serveOpenApi(app, buildOpenApiDocument(app));
+  serveFreeTicketsOpenApi(app, buildFreeTicketsOpenApiDocument(app));
+  await app.init();
+  return app;
+}

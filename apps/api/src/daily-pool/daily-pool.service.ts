@@ -1,0 +1,48 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Hex } from '@lottery/domain';
+import type { PoolRoundRecord, ReadModelQueries } from '@lottery/persistence';
+import { READ_MODEL_QUERIES } from '../data-api/read-models.token';
+import { PlainApiError } from '../http/plain-api-error';
+import type { PoolWalletEntriesDto } from './dto/pool-entry.dto';
+import type { NoActiveRoundDto, PoolRoundViewDto, PoolRoundWithWinnerDto } from './dto/pool-round.dto';
+import { formatPoolRound, formatPoolRoundWithWinner, formatPoolWalletEntry } from './pool-formatters';
+
+export const NO_ACTIVE_ROUND = 'No active round';
+
+const roundNotFound = () => new PlainApiError(404, 'Round not found');
+
+/** The free daily pool's reads: read models in, the spec's JSON out. */
+@Injectable()
+export class DailyPoolService {
+  constructor(@Inject(READ_MODEL_QUERIES) private readonly readModels: ReadModelQueries) {}
+
+  /** The spec answers "no active round" with 200 and a message, not with an error. */
+  async activeRound(wallet: Hex | null): Promise<PoolRoundViewDto | NoActiveRoundDto> {
+    const round = await this.readModels.poolActiveRound();
+    if (!round) return { message: NO_ACTIVE_ROUND };
+    return formatPoolRound(round, await this.readModels.poolEntries(round.roundId, wallet));
+  }
+
+  /** The latest completed (settled) round, always with its winner; 404 before any round completed. */
+  async latestCompletedRound(): Promise<PoolRoundWithWinnerDto> {
+    const round = await this.readModels.poolLatestCompletedRound();
+    if (!round) throw roundNotFound();
+    return formatPoolRoundWithWinner(round, await this.readModels.poolEntries(round.roundId, null));
+  }
+
+  /** Any round by id; `winner` only once the round is no longer active (spec). */
+  async round(id: bigint, wallet: Hex | null): Promise<PoolRoundViewDto | PoolRoundWithWinnerDto> {
+    const round = await this.readModels.poolRound(id);
+    if (!round) throw roundNotFound();
+    return this.view(round, wallet);
+  }
+
+  async walletEntries(wallet: Hex): Promise<PoolWalletEntriesDto> {
+    return { entries: (await this.readModels.poolWalletEntries(wallet)).map(formatPoolWalletEntry) };
+  }
+
+  private async view(round: PoolRoundRecord, wallet: Hex | null): Promise<PoolRoundViewDto | PoolRoundWithWinnerDto> {
+    const entries = await this.readModels.poolEntries(round.roundId, wallet);
+    return round.active ? formatPoolRound(round, entries) : formatPoolRoundWithWinner(round, entries);
+  }
+}

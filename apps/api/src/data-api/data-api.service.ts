@@ -1,0 +1,103 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Hex } from '@lottery/domain';
+import type { ReadModelQueries, RoundRecord, TicketPageQuery, TicketRecord } from '@lottery/persistence';
+import { ApiError } from '../http/api-error';
+import type { ListEnvelope } from './dto/list.dto';
+import type { RoundDto } from './dto/round.dto';
+import type { TicketDto, WinDto } from './dto/ticket.dto';
+import type { WalletStatsDto } from './dto/wallet-stats.dto';
+import { Cacheable, SETTLED_ROUND_CACHE, SETTLED_ROUND_TICKETS_CACHE } from './http-cache/cacheable';
+import { paginate } from './pagination';
+import type { PageRequest } from './params/page-query.pipe';
+import { STORED_ID_MAX } from './params/storage-bounds';
+import { READ_MODEL_QUERIES } from './read-models.token';
+import { formatRound, formatTicket, formatWalletStats, formatWin } from './record-formatters';
+
+/** Cursor keys: rounds and tickets page by id, round wins by (amount, id). */
+const byId = (row: { id: bigint }): bigint[] => [row.id];
+const byAmountThenId = (row: TicketRecord): bigint[] => [row.winningsAmount ?? 0n, row.id];
+const ticketPage = (page: PageRequest, limit: number): TicketPageQuery => ({
+  limit,
+  beforeId: page.after?.[0] ?? null,
+});
+
+/** The Data API's reads: read models in, the spec's JSON out. */
+@Injectable()
+export class DataApiService {
+  constructor(@Inject(READ_MODEL_QUERIES) private readonly readModels: ReadModelQueries) {}
+
+  async activeRound(): Promise<RoundDto> {
+    const round = await this.readModels.activeRound();
+    // The spec's chosen signal for "no round is open or drawing" (e.g. between settlement and the next round).
+    if (!round) throw new ApiError('upstream_unavailable', 'no active round could be found', { 'Retry-After': '1' });
+    return formatRound(round);
+  }
+
+  rounds(page: PageRequest): Promise<ListEnvelope<RoundDto>> {
+    return paginate(page, (limit) => this.readModels.listRounds(page.after?.[0] ?? null, limit), byId, formatRound);
+  }
+
+  async round(id: bigint): Promise<Cacheable<RoundDto>> {
+    const round = await this.existingRound(id);
+    return new Cacheable(formatRound(round), settled(round, SETTLED_ROUND_CACHE));
+  }
+
+  async roundTickets(id: bigint, page: PageRequest): Promise<Cacheable<ListEnvelope<TicketDto>>> {
+    const round = await this.existingRound(id);
+    const list = await paginate(
+      page,
+      (limit) => this.readModels.roundTickets(id, ticketPage(page, limit)),
+      byId,
+      formatTicket,
+    );
+    return new Cacheable(list, settled(round, SETTLED_ROUND_TICKETS_CACHE));
+  }
+
+  async roundWins(id: bigint, page: PageRequest): Promise<Cacheable<ListEnvelope<WinDto>>> {
+    const round = await this.existingRound(id);
+    const after = page.after ? { amount: page.after[0], id: page.after[1] } : null;
+    const list = await paginate(
+      page,
+      (limit) => this.readModels.roundWins(id, { limit, after }),
+      byAmountThenId,
+      formatWin,
+    );
+    return new Cacheable(list, settled(round, SETTLED_ROUND_TICKETS_CACHE));
+  }
+
+  async walletStats(address: Hex): Promise<WalletStatsDto> {
+    // The read model answers zeros and null timestamps for a wallet it has never seen (spec).
+    return formatWalletStats(await this.readModels.walletStats(address));
+  }
+
+  async walletTickets(address: Hex, roundId: bigint | null, page: PageRequest): Promise<ListEnvelope<TicketDto>> {
+    if (roundId !== null) await this.existingRound(roundId);
+    return paginate(
+      page,
+      (limit) => this.readModels.walletTickets(address, roundId, ticketPage(page, limit)),
+      byId,
+      formatTicket,
+    );
+  }
+
+  async walletWins(address: Hex, roundId: bigint | null, page: PageRequest): Promise<ListEnvelope<WinDto>> {
+    if (roundId !== null) await this.existingRound(roundId);
+    return paginate(
+      page,
+      (limit) => this.readModels.walletWins(address, roundId, ticketPage(page, limit)),
+      byId,
+      formatWin,
+    );
+  }
+
+  /** Round-scoped endpoints answer 404 for a round that does not exist, rather than an empty list. */
+  private async existingRound(id: bigint): Promise<RoundRecord> {
+    const round = id > STORED_ID_MAX ? null : await this.readModels.roundById(id);
+    if (!round) throw new ApiError('not_found', `round ${id} does not exist`);
+    return round;
+  }
+}
+
+function settled(round: RoundRecord, cacheControl: string): string | null {
+  return round.status === 'settled' ? cacheControl : null;
+}

@@ -1,0 +1,24 @@
+import { PartnersService } from '@lottery/persistence';
+import type { PartnerLedger } from '../partner-giveaways/partner-ledger';
+import type { BackgroundDataSource } from './background-data-source';
+
+/** The partner ledger on the accounts database; every call answers 503 while that database is unreachable. */
+export class AccountsPartnerLedger implements PartnerLedger {
+  constructor(
+    private readonly accounts: BackgroundDataSource,
+    private readonly keyPrefix: string,
+  ) {}
+
+  findByKey: PartnerLedger['findByKey'] = (key) => this.partners().findByKey(key);
+  eligibility: PartnerLedger['eligibility'] = (partnerId, wallet) => this.partners().eligibility(partnerId, wallet);
+  reserve: PartnerLedger['reserve'] = (partnerId, wallet) => this.partners().reserve(partnerId, wallet);
+  grant: PartnerLedger['grant'] = (id) => this.partners().grant(id);
+  unfinishedGrants: PartnerLedger['unfinishedGrants'] = (limit) => this.partners().unfinishedGrants(limit);
+  markSent: PartnerLedger['markSent'] = (id, txHash, rawTx) => this.partners().markSent(id, txHash, rawTx);
+  markSucceeded: PartnerLedger['markSucceeded'] = (id) => this.partners().markSucceeded(id);
+  release: PartnerLedger['release'] = (id, error, options) => this.partners().release(id, error, options);
+
+  private partners(): PartnersService {
+    return new PartnersService(this.accounts.use(), this.keyPrefix);
+  }
+}

@@ -1,0 +1,63 @@
+import { Controller, Get, Module } from '@nestjs/common';
+import { NestFactory, Reflector } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Deprecated, deprecationHeaders } from './deprecated.decorator';
+import { DeprecationInterceptor } from './deprecation.interceptor';
+
+@Controller('legacy')
+class LegacyController {
+  @Get('old')
+  @Deprecated({ since: '2026-01-01', sunset: '2026-06-30', link: 'https://docs.example.org/migrate' })
+  old() {
+    return { ok: true };
+  }
+
+  @Get('current')
+  current() {
+    return { ok: true };
+  }
+}
+
+@Module({ controllers: [LegacyController] })
+class LegacyModule {}
+
+describe('@Deprecated', () => {
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    app = await NestFactory.create<NestFastifyApplication>(LegacyModule, new FastifyAdapter(), { logger: false });
+    app.useGlobalInterceptors(new DeprecationInterceptor(app.get(Reflector)));
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+  });
+  afterAll(() => app.close());
+
+  it('adds Deprecation, Sunset and Link headers to the deprecated endpoint only', async () => {
+    const fastify = app.getHttpAdapter().getInstance();
+    const old = await fastify.inject({ url: '/legacy/old' });
+    expect(old.headers['deprecation']).toBe(`@${Date.UTC(2026, 0, 1) / 1000}`);
+    expect(old.headers['sunset']).toBe('Tue, 30 Jun 2026 00:00:00 GMT');
+    expect(old.headers['link']).toBe('<https://docs.example.org/migrate>; rel="deprecation"');
+    const current = await fastify.inject({ url: '/legacy/current' });
+    expect(current.headers['sunset']).toBeUndefined();
+    expect(current.headers['deprecation']).toBeUndefined();
+  });
+
+  it('records the sunset in the OpenAPI operation', () => {
+    const document = SwaggerModule.createDocument(app, new DocumentBuilder().build());
+    expect(document.paths['/legacy/old'].get).toMatchObject({ 'x-sunset': '2026-06-30T00:00:00.000Z' });
+  });
+
+  it('refuses a sunset announced less than 90 days ahead, or dates that are not dates', () => {
+    expect(() => Deprecated({ since: '2026-01-01', sunset: '2026-03-01' })).toThrow('90 days');
+    expect(() => Deprecated({ since: 'soon', sunset: '2026-03-01' })).toThrow(RangeError);
+  });
+
+  it('formats headers without a link when none is given', () => {
+    expect(deprecationHeaders({ sinceMs: 0, sunsetMs: 86_400_000 * 90, link: null })).toEqual({
+      Deprecation: '@0',
+      Sunset: 'Wed, 01 Apr 1970 00:00:00 GMT',
+    });
+  });
+});

@@ -1,0 +1,84 @@
+import 'reflect-metadata';
+import {
+  createAccountsDataSource,
+  createReadModelDataSource,
+  migrateAccounts,
+  PostgresReadModelQueries,
+} from '@lottery/persistence';
+import { ConfigError, loadApiConfig } from './config/api-config';
+import { createApiApp } from './create-api-app';
+import { AccountsApiKeyLookup } from './database/accounts-api-key-lookup';
+import { AccountsPartnerLedger } from './database/accounts-partner-ledger';
+import { BackgroundDataSource } from './database/background-data-source';
+import { createAppLogger } from './logger';
+import { startPartnerGiveaways } from './partner-giveaways/purchase/start-partner-giveaways';
+import { createRateLimitStore } from './rate-limit/create-rate-limit-store';
+
+/** Start-up waits this long for Postgres before serving anyway (with 503s until it answers). */
+const STARTUP_DATABASE_WAIT_MS = 5000;
+
+async function main(): Promise<void> {
+  const config = loadApiConfig(process.env);
+  const logger = createAppLogger(config.logLevel);
+
+  const readModels = new BackgroundDataSource(
+    'read_models_database',
+    createReadModelDataSource({ url: config.databaseUrl, schema: config.readSchema, applicationName: 'lottery-api' }),
+    { logger },
+  );
+  // The API owns the accounts schema: it applies its migrations (under an advisory lock) on connect.
+  const accounts = new BackgroundDataSource(
+    'accounts_database',
+    createAccountsDataSource({ url: config.databaseUrl }),
+    {
+      logger,
+      prepare: migrateAccounts,
+    },
+  );
+  readModels.start();
+  accounts.start();
+  await Promise.all([readModels, accounts].map((db) => db.waitUntilReady(STARTUP_DATABASE_WAIT_MS)));
+
+  const rateLimitStore = await createRateLimitStore(config, logger);
+  // Without chain configuration the partner API answers 503 and everything else runs as usual.
+  const giveaways = config.giveaways
+    ? startPartnerGiveaways({
+        config: config.giveaways,
+        ledger: new AccountsPartnerLedger(accounts, config.keyPrefix),
+        logger,
+        redis: config.redisUrl === null ? null : { url: config.redisUrl, keyPrefix: config.redisKeyPrefix },
+      })
+    : null;
+  if (!giveaways) logger.warn('RPC_URL and friends are not set: the partner free ticket API answers 503');
+  const app = await createApiApp({
+    config,
+    logger,
+    readModels: new PostgresReadModelQueries(readModels.dataSource),
+    apiKeys: new AccountsApiKeyLookup(accounts, config.keyPrefix),
+    rateLimitStore,
+    readinessChecks: [readModels, accounts],
+    giveaways: giveaways?.giveaways ?? null,
+  });
+  await app.listen({ port: config.port, host: config.host });
+  logger.info({ port: config.port, environment: config.environment }, 'Data API listening');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    await app.close();
+    // The signer finishes the purchase in progress before the databases close under it.
+    await giveaways?.close();
+    await Promise.all([readModels.close(), accounts.close(), rateLimitStore.close()]);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  // Config problems are the operator's to fix: print them plainly, without a stack.
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,50 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Hex } from '@lottery/domain';
+import type { PartnerRecord } from '@lottery/persistence';
+import { PlainApiError } from '../http/plain-api-error';
+import type { EligibleDto, IneligibleDto, PurchaseSucceededDto } from './dto/partner-responses.dto';
+import { ineligible } from './ineligibility';
+import { PARTNER_GIVEAWAYS, type PartnerGiveaways } from './partner-giveaways.token';
+import { waitForGrantOutcome } from './purchase/grant-outcome';
+
+export const PURCHASED_MESSAGE = 'Free ticket purchased';
+export const STILL_PENDING_TEXT = 'Timed out waiting for the transaction; the ticket may still be issued';
+
+/** The partner API: eligibility, and a purchase that reserves, queues the one signer, and waits. */
+@Injectable()
+export class PartnerGiveawaysService {
+  constructor(@Inject(PARTNER_GIVEAWAYS) private readonly giveaways: PartnerGiveaways | null) {}
+
+  async eligibility(partner: PartnerRecord, wallet: Hex): Promise<EligibleDto | IneligibleDto> {
+    const answer = await this.enabled().ledger.eligibility(partner.id, wallet);
+    return answer.eligible ? { eligible: true } : ineligible(answer.reason);
+  }
+
+  async purchase(partner: PartnerRecord, wallet: Hex): Promise<PurchaseSucceededDto | IneligibleDto> {
+    const { ledger, queue, jobTimeoutMs } = this.enabled();
+    const reservation = await ledger.reserve(partner.id, wallet);
+    if (!reservation.reserved) return ineligible(reservation.reason);
+    const grantId = reservation.grant.id;
+    try {
+      await queue.enqueue(grantId);
+    } catch (error) {
+      // Releasing only a still-pending grant is safe even if the job did reach the queue. If it is no longer
+      // pending, a recovery sweep got it under way: its outcome is the answer.
+      const message = 'Transaction failed: the purchase could not be queued';
+      if (await ledger.release(grantId, message, { onlyIfPending: true })) throw error;
+    }
+    // Past the timeout the job carries on: it still succeeds or releases the reservation by itself.
+    const grant = await waitForGrantOutcome(ledger, queue, grantId, jobTimeoutMs);
+    if (grant?.status === 'succeeded' && grant.txHash) {
+      return { success: true, receipt: grant.txHash, message: PURCHASED_MESSAGE };
+    }
+    if (grant?.status === 'failed') throw new PlainApiError(500, grant.error ?? 'Transaction failed');
+    throw new PlainApiError(504, STILL_PENDING_TEXT);
+  }
+
+  private enabled(): PartnerGiveaways {
+    // PartnerAuthGuard answers 503 first; this keeps the type honest.
+    if (this.giveaways === null) throw new Error('partner giveaways are not configured');
+    return this.giveaways;
+  }
+}

@@ -1,0 +1,120 @@
+import { AbortedError, retrying } from '@lottery/chain';
+import type { Hex } from '@lottery/domain';
+import type { GrantRecord } from '@lottery/persistence';
+import type { AppLogger } from '../../logger';
+import type { PartnerLedger } from '../partner-ledger';
+import { linkedAbort } from './linked-abort';
+import { partnerSource, type SignedPurchase, type TicketBuyerChain } from './ticket-buyer-chain';
+
+export interface PurchaseTimings {
+  /** One attempt's budget; an attempt that runs out is retried later (it resumes where it stood). */
+  attemptTimeoutMs: number;
+  receiptPollMs: number;
+  /** First delay between retries of a failed RPC call; it doubles up to 20 times this. */
+  rpcRetryBaseMs: number;
+}
+
+const isSettled = (grant: GrantRecord) => grant.status === 'succeeded' || grant.status === 'failed';
+
+/**
+ * The job behind a partner's POST, for one grant. It resumes from the grant's state in Postgres, so it can
+ * run again after a crash, a timeout or a lost queue without ever sending a second transaction:
+ *
+ * - pending: simulate; a revert releases the grant. Otherwise sign, and store the signed transaction
+ *   (→ sent) before broadcasting it. Only one worker can move the grant to sent.
+ * - sent: if the transaction is mined, settle by its receipt; otherwise broadcast the same bytes again and
+ *   wait for the receipt. A node that refuses it for good (its nonce used by another transaction, no
+ *   funds, …) means it can never be mined: release.
+ *
+ * Transport failures are retried within the attempt; what the node answers is final.
+ */
+export class FreeTicketPurchase {
+  constructor(
+    private readonly ledger: PartnerLedger,
+    private readonly chain: TicketBuyerChain,
+    private readonly logger: AppLogger,
+    private readonly timings: PurchaseTimings,
+  ) {}
+
+  async run(grantId: string, stop: AbortSignal): Promise<void> {
+    const attempt = linkedAbort([stop], this.timings.attemptTimeoutMs);
+    try {
+      await this.resume(grantId, attempt.signal);
+    } finally {
+      attempt.release();
+    }
+  }
+
+  private async resume(grantId: string, signal: AbortSignal): Promise<void> {
+    const grant = await this.ledger.grant(grantId);
+    if (!grant || isSettled(grant)) return;
+    if (grant.status === 'sent' && grant.txHash && grant.rawTx) {
+      return this.settle(grant, { hash: grant.txHash, raw: grant.rawTx }, signal);
+    }
+    const prepared = await this.rpc(
+      'prepare purchase',
+      () => this.chain.prepare(grant.wallet, partnerSource(grant.partnerId)),
+      signal,
+    );
+    if (!prepared.ok) {
+      await this.fail(grant, `Transaction simulation failed: ${prepared.reason}`, true);
+      return;
+    }
+    // Another worker moved the grant on (a stalled job picked up twice): its transaction is the one.
+    if (!(await this.ledger.markSent(grant.id, prepared.signed.hash, prepared.signed.raw))) return;
+    await this.settle(grant, prepared.signed, signal);
+  }
+
+  /** After the last attempt: a grant nothing was signed for goes back to the partner; a sent one waits for recovery. */
+  async giveUp(grantId: string, error: unknown): Promise<void> {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    if (await this.ledger.release(grantId, `Transaction failed: ${reason}`, { onlyIfPending: true })) {
+      this.logger.warn({ grantId, reason }, 'free ticket purchase gave up; reservation released');
+    }
+  }
+
+  private async settle(grant: GrantRecord, tx: SignedPurchase, signal: AbortSignal): Promise<void> {
+    let status = await this.rpc('receipt lookup', () => this.chain.minedStatus(tx.hash), signal);
+    if (status === null) {
+      const broadcast = await this.rpc('broadcast', () => this.chain.broadcast(tx.raw), signal);
+      if (!broadcast.accepted) {
+        // "nonce too low" also answers a rebroadcast of our own transaction mined since the lookup.
+        status = await this.rpc('receipt lookup', () => this.chain.minedStatus(tx.hash), signal);
+        if (status === null) {
+          await this.fail(grant, `Transaction failed: ${broadcast.reason}`, false);
+          return;
+        }
+      } else {
+        status = await this.waitForReceipt(tx.hash, signal);
+      }
+    }
+    if (status === 'success') {
+      await this.ledger.markSucceeded(grant.id);
+      this.logger.info({ grantId: grant.id, partnerId: grant.partnerId, txHash: tx.hash }, 'free ticket purchased');
+    } else {
+      await this.fail(grant, `Transaction failed: reverted on chain (${tx.hash})`, false);
+    }
+  }
+
+  private async waitForReceipt(hash: Hex, signal: AbortSignal): Promise<'success' | 'reverted'> {
+    for (;;) {
+      const status = await this.rpc('receipt lookup', () => this.chain.minedStatus(hash), signal);
+      if (status !== null) return status;
+      await new Promise((resolve) => setTimeout(resolve, this.timings.receiptPollMs));
+      if (signal.aborted) throw new AbortedError();
+    }
+  }
+
+  private async fail(grant: GrantRecord, error: string, onlyIfPending: boolean): Promise<void> {
+    await this.ledger.release(grant.id, error, { onlyIfPending });
+    this.logger.warn(
+      { grantId: grant.id, partnerId: grant.partnerId, error },
+      'free ticket purchase failed; reservation released',
+    );
+  }
+
+  private rpc<T>(what: string, call: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    const baseDelayMs = this.timings.rpcRetryBaseMs;
+    return retrying(call, { what, signal, logger: this.logger, baseDelayMs, maxDelayMs: 20 * baseDelayMs });
+  }
+}

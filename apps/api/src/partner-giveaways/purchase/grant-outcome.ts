@@ -1,0 +1,46 @@
+import type { GrantRecord } from '@lottery/persistence';
+import type { PartnerLedger } from '../partner-ledger';
+import type { PurchaseQueue } from './purchase-queue';
+
+/** The ledger is read again at least this often while waiting, whatever the queue reports. */
+const POLL_MS = 1000;
+
+/**
+ * Waits until the grant succeeded or failed, or `timeoutMs` passed, and returns it as last read. The
+ * queue's "job ended" events only wake the wait early; the ledger decides, so a lost event (Redis wiped,
+ * another replica's worker) costs at most one poll interval.
+ */
+export async function waitForGrantOutcome(
+  ledger: Pick<PartnerLedger, 'grant'>,
+  queue: Pick<PurchaseQueue, 'onJobEnded'>,
+  grantId: string,
+  timeoutMs: number,
+): Promise<GrantRecord | null> {
+  const deadline = Date.now() + timeoutMs;
+  let woken = false;
+  let wake: () => void = () => undefined;
+  const unsubscribe = queue.onJobEnded((id) => {
+    if (id !== grantId) return;
+    woken = true;
+    wake();
+  });
+  try {
+    for (;;) {
+      woken = false;
+      const grant = await ledger.grant(grantId);
+      const left = deadline - Date.now();
+      if (!grant || grant.status === 'succeeded' || grant.status === 'failed' || left <= 0) return grant;
+      // An event that arrived while the ledger was being read must not be slept through.
+      if (woken) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(POLL_MS, left));
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  } finally {
+    unsubscribe();
+  }
+}

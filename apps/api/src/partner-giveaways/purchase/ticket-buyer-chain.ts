@@ -1,0 +1,116 @@
+import { randomTicketBuyerAbi, randomTicketPurchaseErrorsAbi } from '@lottery/chain';
+import type { Hex } from '@lottery/domain';
+import {
+  BaseError,
+  createPublicClient,
+  encodeFunctionData,
+  http,
+  keccak256,
+  numberToHex,
+  type PrivateKeyAccount,
+  type PublicClient,
+  TransactionReceiptNotFoundError,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { GiveawaysConfig } from '../../config/giveaways-config';
+import { classifyBroadcastError, isTransportFailure, nodeMessage, revertReason } from './rpc-failures';
+
+const PURCHASE_ABI = [...randomTicketBuyerAbi, ...randomTicketPurchaseErrorsAbi];
+
+/** The purchase's `source`: the partner id as a bytes32 (a uint256), so tickets can be traced to a partner. */
+export function partnerSource(partnerId: number): Hex {
+  return numberToHex(partnerId, { size: 32 });
+}
+
+export interface SignedPurchase {
+  hash: Hex;
+  raw: Hex;
+}
+
+export type PreparedPurchase = { ok: true; signed: SignedPurchase } | { ok: false; reason: string };
+export type BroadcastOutcome = { accepted: true } | { accepted: false; nonceTaken: boolean; reason: string };
+export type MinedStatus = 'success' | 'reverted';
+
+/** Gas estimates can move a little between estimation and mining (the random picks differ per nonce). */
+const GAS_HEADROOM_PERCENT = 125n;
+
+/**
+ * The one chain conversation of the giveaway: simulate `buyTickets(1, wallet, [], [], source)` on the
+ * random ticket buyer, sign it locally as the operator, broadcast the signed bytes, look up receipts.
+ * Every method throws only on transport failures (callers retry those); the node's answers are values.
+ */
+export class TicketBuyerChain {
+  private readonly client: PublicClient;
+  private readonly operator: PrivateKeyAccount;
+
+  constructor(
+    private readonly config: Pick<GiveawaysConfig, 'rpcUrl' | 'chainId' | 'randomTicketBuyer' | 'operatorPrivateKey'>,
+    rpcTimeoutMs = 10_000,
+  ) {
+    // No retries inside viem: the purchase decides what is safe to retry, and with which deadline.
+    this.client = createPublicClient({ transport: http(config.rpcUrl, { retryCount: 0, timeout: rpcTimeoutMs }) });
+    this.operator = privateKeyToAccount(config.operatorPrivateKey);
+  }
+
+  get operatorAddress(): Hex {
+    return this.operator.address;
+  }
+
+  /** Simulates, then signs with the operator's next nonce; a revert (or any refusal) is `ok: false`. */
+  async prepare(wallet: Hex, source: Hex): Promise<PreparedPurchase> {
+    const call = {
+      address: this.config.randomTicketBuyer,
+      abi: PURCHASE_ABI,
+      functionName: 'buyTickets',
+      args: [1n, wallet, [], [], source],
+      account: this.operator.address,
+    } as const;
+    try {
+      await this.client.simulateContract(call);
+      // eth_estimateGas runs it again: a state change since the simulation still surfaces as a revert.
+      const [gas, fees, nonce] = await Promise.all([
+        this.client.estimateContractGas(call),
+        this.client.estimateFeesPerGas(),
+        this.client.getTransactionCount({ address: this.operator.address, blockTag: 'pending' }),
+      ]);
+      const raw = await this.operator.signTransaction({
+        type: 'eip1559',
+        chainId: this.config.chainId,
+        nonce,
+        to: this.config.randomTicketBuyer,
+        data: encodeFunctionData({ abi: PURCHASE_ABI, functionName: 'buyTickets', args: call.args }),
+        value: 0n,
+        gas: (gas * GAS_HEADROOM_PERCENT) / 100n,
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      });
+      return { ok: true, signed: { raw, hash: keccak256(raw) } };
+    } catch (error) {
+      if (isTransportFailure(error)) throw error;
+      return { ok: false, reason: revertReason(error) ?? nodeMessage(error) };
+    }
+  }
+
+  /** Broadcasting the same signed bytes again is harmless: at most one transaction per nonce is mined. */
+  async broadcast(raw: Hex): Promise<BroadcastOutcome> {
+    try {
+      await this.client.sendRawTransaction({ serializedTransaction: raw });
+      return { accepted: true };
+    } catch (error) {
+      if (isTransportFailure(error)) throw error;
+      const rejection = classifyBroadcastError(error);
+      if (rejection === 'already_known') return { accepted: true };
+      return { accepted: false, nonceTaken: rejection === 'nonce_taken', reason: nodeMessage(error) };
+    }
+  }
+
+  /** The mined status, or null while the transaction is not mined (or unknown to the node). */
+  async minedStatus(hash: Hex): Promise<MinedStatus | null> {
+    try {
+      return (await this.client.getTransactionReceipt({ hash })).status;
+    } catch (error) {
+      if (error instanceof BaseError && error.walk((e) => e instanceof TransactionReceiptNotFoundError)) return null;
+      throw error;
+    }
+  }
+}

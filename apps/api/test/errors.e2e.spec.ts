@@ -1,0 +1,216 @@
+import { encodeCursor } from '@lottery/domain';
+import type { ReadModelQueries } from '@lottery/persistence';
+import { InMemoryReadModels } from './support/in-memory-read-models';
+import { lotteryDataset } from './support/lottery-fixtures';
+import { StubApiKeys } from './support/stub-api-keys';
+import { startTestApp, type TestApp } from './support/test-app';
+
+const KEY = 'lt_live_' + 'A'.repeat(22);
+const REVOKED = 'lt_live_' + 'R'.repeat(22);
+const UNKNOWN = 'lt_live_' + 'U'.repeat(22);
+const OTHER_ENV = 'lt_test_' + 'A'.repeat(22);
+const WALLET = '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed';
+
+/** Read models whose every query fails like the given error. */
+function failingReadModels(error: () => Error): ReadModelQueries {
+  return new Proxy(new InMemoryReadModels(lotteryDataset()), {
+    get: (target, property, receiver) =>
+      typeof Reflect.get(target, property, receiver) === 'function'
+        ? async () => {
+            throw error();
+          }
+        : Reflect.get(target, property, receiver),
+  });
+}
+
+// Read models: InMemoryReadModels (support/); keys: StubApiKeys. api-keys.e2e covers keys on Postgres.
+describe('Data API errors', () => {
+  let api: TestApp;
+  const keys = new StubApiKeys();
+  keys.add(KEY);
+  keys.add(REVOKED, { revokedAt: new Date() });
+
+  /** Requests the URL and checks the error envelope, status, code and rate-limit headers. */
+  const expectError = async (
+    request: { url: string; method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; headers?: Record<string, string> },
+    status: number,
+    code: string,
+  ) => {
+    const response = await api.request({ method: request.method ?? 'GET', url: request.url, headers: request.headers });
+    const body = response.json();
+    expect({ url: request.url, status: response.statusCode, code: body.error?.code }).toEqual({
+      url: request.url,
+      status,
+      code,
+    });
+    expect(Object.keys(body)).toEqual(['error']);
+    expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'request_id']);
+    expect(body.error.request_id).toBe(response.headers['x-request-id']);
+    expect(response.headers['x-ratelimit-tier']).toBeDefined();
+    return response;
+  };
+
+  beforeAll(async () => {
+    api = await startTestApp({ apiKeys: keys });
+  });
+  afterAll(() => api.close());
+
+  it('400 invalid_request: malformed round id, limit or repeated parameters', async () => {
+    await expectError({ url: '/v1/rounds/abc' }, 400, 'invalid_request');
+    await expectError({ url: '/v1/rounds/-1/tickets' }, 400, 'invalid_request');
+    await expectError({ url: `/v1/wallets/${WALLET}/wins/rounds/1x` }, 400, 'invalid_request');
+    for (const limit of ['abc', '1.5', '', '1e3', '+5']) {
+      await expectError({ url: `/v1/rounds?limit=${limit}` }, 400, 'invalid_request');
+    }
+    await expectError({ url: '/v1/rounds?limit=1&limit=2' }, 400, 'invalid_request');
+    await expectError({ url: `/v1/rounds?cursor=${encodeCursor([2n])}&cursor=x` }, 400, 'invalid_request');
+  });
+
+  it('400 invalid_request for a URL that cannot be decoded', async () => {
+    const response = await api.request('/v1/rounds/%zz');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('invalid_request');
+    expect(response.headers['x-request-id']).toBe(response.json().error.request_id);
+  });
+
+  it('400 invalid_address: not 0x followed by 40 hex characters', async () => {
+    for (const address of ['0x123', WALLET.slice(2), `${WALLET}0`, '0x' + 'g'.repeat(40), 'vitalik.eth']) {
+      await expectError({ url: `/v1/wallets/${address}/stats` }, 400, 'invalid_address');
+      await expectError({ url: `/v1/wallets/${address}/tickets/rounds/1` }, 400, 'invalid_address');
+    }
+  });
+
+  it('400 invalid_cursor: foreign, tampered, or wrong-shape cursors', async () => {
+    const winsCursor = encodeCursor([5n, 9n]);
+    for (const [url, what] of [
+      ['/v1/rounds?cursor=', 'empty'],
+      ['/v1/rounds?cursor=!!!', 'outside the alphabet'],
+      ['/v1/rounds?cursor=abc', 'not ours'],
+      [`/v1/rounds/1/tickets?cursor=${winsCursor}`, 'a wins cursor on tickets'],
+      [`/v1/rounds/1/wins?cursor=${encodeCursor([5n])}`, 'a tickets cursor on wins'],
+      [`/v1/rounds?cursor=${encodeCursor([2n ** 63n])}`, 'an id no row can have'],
+      [`/v1/rounds?cursor=${encodeCursor([2n])}=`, 'padding'],
+    ]) {
+      const response = await api.request(url);
+      expect([what, response.statusCode, response.json().error.code]).toEqual([what, 400, 'invalid_cursor']);
+    }
+  });
+
+  it('401 unauthorized: an Authorization header that is not "Bearer <key>"', async () => {
+    for (const authorization of ['Basic dXNlcjpwYXNz', 'Bearer', `Bearer  ${KEY}`, KEY, `Bearer ${KEY} extra`]) {
+      const response = await expectError({ url: '/v1/rounds', headers: { authorization } }, 401, 'unauthorized');
+      expect(response.headers['www-authenticate']).toMatch(/^Bearer /);
+    }
+  });
+
+  it('401 invalid_api_key: a bearer key matching no known key', async () => {
+    for (const token of [UNKNOWN, 'not-a-key', 'xx_live_' + 'A'.repeat(22), KEY.slice(0, -1)]) {
+      const response = await expectError(
+        { url: '/v1/rounds', headers: { authorization: `Bearer ${token}` } },
+        401,
+        'invalid_api_key',
+      );
+      expect(response.headers['x-ratelimit-tier']).toBe('anonymous');
+    }
+  });
+
+  it('403 revoked_api_key and key_environment_mismatch', async () => {
+    await expectError({ url: '/v1/rounds', headers: { authorization: `Bearer ${REVOKED}` } }, 403, 'revoked_api_key');
+    await expectError(
+      { url: '/v1/rounds', headers: { authorization: `Bearer ${OTHER_ENV}` } },
+      403,
+      'key_environment_mismatch',
+    );
+  });
+
+  it('a valid key is served at the authenticated tier', async () => {
+    const response = await api.request({
+      method: 'GET',
+      url: '/v1/rounds',
+      headers: { authorization: `Bearer ${KEY}` },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['x-ratelimit-tier']).toBe('authenticated');
+  });
+
+  it('404 not_found: unknown paths and rounds', async () => {
+    await expectError({ url: '/v1/rounds/42' }, 404, 'not_found');
+    await expectError({ url: '/v1/nothing/here' }, 404, 'not_found');
+    await expectError({ url: '/v1/rounds/1/tickets/extra' }, 404, 'not_found');
+    await expectError({ url: '/v1' }, 404, 'not_found');
+    const outside = await api.request('/not-an-api');
+    expect(outside.statusCode).toBe(404);
+    expect(outside.json().error.code).toBe('not_found');
+  });
+
+  it('405 method_not_allowed with Allow on every Data API path', async () => {
+    const paths = [
+      '/v1/rounds/active',
+      '/v1/rounds',
+      '/v1/rounds/1',
+      '/v1/rounds/1/tickets',
+      '/v1/rounds/1/wins',
+      `/v1/wallets/${WALLET}/stats`,
+      `/v1/wallets/${WALLET}/tickets`,
+      `/v1/wallets/${WALLET}/tickets/rounds/1`,
+      `/v1/wallets/${WALLET}/wins`,
+      `/v1/wallets/${WALLET}/wins/rounds/1`,
+    ];
+    for (const url of paths) {
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+        const response = await expectError({ url, method }, 405, 'method_not_allowed');
+        expect(response.headers['allow']).toBe('GET, HEAD');
+      }
+    }
+  });
+
+  it('422 validation_failed: a round id beyond the uint256 range', async () => {
+    await expectError({ url: `/v1/rounds/${2n ** 256n}` }, 422, 'validation_failed');
+    await expectError({ url: `/v1/rounds/${2n ** 256n - 1n}` }, 404, 'not_found');
+  });
+
+  it('echoes a valid X-Request-Id and replaces an unacceptable one', async () => {
+    const echoed = await api.request({
+      method: 'GET',
+      url: '/v1/rounds/42',
+      headers: { 'x-request-id': 'trace-abc.123' },
+    });
+    expect(echoed.headers['x-request-id']).toBe('trace-abc.123');
+    expect(echoed.json().error.request_id).toBe('trace-abc.123');
+    const replaced = await api.request({
+      method: 'GET',
+      url: '/v1/rounds',
+      headers: { 'x-request-id': 'bad id\u00e9' },
+    });
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('503 upstream_unavailable when no round is active', async () => {
+    const none = new InMemoryReadModels({ ...lotteryDataset(), rounds: lotteryDataset().rounds.slice(0, 2) });
+    const app = await startTestApp({ readModels: none });
+    try {
+      const response = await app.request('/v1/rounds/active');
+      expect(response.statusCode).toBe(503);
+      expect(response.json().error.code).toBe('upstream_unavailable');
+      expect(response.headers['retry-after']).toBe('1');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('503 upstream_unavailable when the database is unreachable, 500 internal_error (no stack) on a bug', async () => {
+    const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const down = await startTestApp({ readModels: failingReadModels(refused) });
+    const buggy = await startTestApp({ readModels: failingReadModels(() => new TypeError('secret internals')) });
+    try {
+      const unavailable = await down.request('/v1/rounds');
+      expect([unavailable.statusCode, unavailable.json().error.code]).toEqual([503, 'upstream_unavailable']);
+      const broken = await buggy.request(`/v1/wallets/${WALLET}/stats`);
+      expect([broken.statusCode, broken.json().error.code]).toEqual([500, 'internal_error']);
+      expect(broken.body).not.toContain('secret internals');
+      expect(broken.body).not.toContain('at ');
+    } finally {
+      await Promise.all([down.close(), buggy.close()]);
+    }
+  });
+});

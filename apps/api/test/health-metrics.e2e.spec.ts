@@ -1,0 +1,67 @@
+import { startTestApp, type TestApp } from './support/test-app';
+
+// Read models: InMemoryReadModels (support/).
+describe('health and metrics', () => {
+  let healthy = true;
+  let api: TestApp;
+
+  beforeAll(async () => {
+    api = await startTestApp({
+      readinessChecks: [
+        {
+          name: 'database',
+          check: async () => {
+            if (!healthy) throw new Error('connect ECONNREFUSED');
+          },
+        },
+        // Stands for the projector-lag hook: always ready here.
+        { name: 'projector_lag', check: async () => undefined },
+      ],
+    });
+  });
+  afterAll(() => api.close());
+
+  it('is live regardless of dependencies, ready only when every check passes', async () => {
+    expect((await api.request('/health/live')).json()).toEqual({ status: 'ok' });
+    const ready = await api.request('/health/ready');
+    expect([ready.statusCode, ready.json()]).toEqual([
+      200,
+      { status: 'ready', checks: { database: 'ok', projector_lag: 'ok' } },
+    ]);
+    healthy = false;
+    const notReady = await api.request('/health/ready');
+    expect(notReady.statusCode).toBe(503);
+    expect(notReady.json()).toEqual({
+      status: 'not_ready',
+      checks: { database: 'connect ECONNREFUSED', projector_lag: 'ok' },
+    });
+    expect((await api.request('/health/live')).statusCode).toBe(200);
+    healthy = true;
+  });
+
+  it('exposes request counts and latency by route pattern and status', async () => {
+    await api.request('/v1/rounds/1');
+    await api.request('/v1/rounds/2');
+    await api.request('/v1/rounds/abc');
+    await api.request({ method: 'POST', url: '/v1/rounds' });
+    const metrics = await api.request('/metrics');
+    expect(metrics.headers['content-type']).toContain('text/plain');
+    const text = metrics.body;
+    expect(text).toContain('http_requests_total{method="GET",route="/v1/rounds/:roundId",status="200"} 2');
+    expect(text).toContain('http_requests_total{method="GET",route="/v1/rounds/:roundId",status="400"} 1');
+    expect(text).toContain('http_requests_total{method="POST",route="/v1/*",status="405"} 1');
+    expect(text).toMatch(
+      /http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/v1\/rounds\/:roundId",status="200"\} \d+/,
+    );
+  });
+
+  it('serves the OpenAPI document and the interactive reference', async () => {
+    const document = await api.request('/v1/openapi.json');
+    expect(document.json()).toMatchObject({ info: { version: '1.6.0' } });
+    const docs = await api.request('/v1/docs');
+    expect(docs.statusCode).toBe(200);
+    expect(docs.headers['content-type']).toContain('text/html');
+    const script = await api.request('/v1/docs/swagger-ui-bundle.js');
+    expect(script.statusCode).toBe(200);
+  });
+});

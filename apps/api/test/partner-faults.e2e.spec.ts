@@ -1,0 +1,225 @@
+import type { Hex } from '@lottery/domain';
+import type { GrantRecord } from '@lottery/persistence';
+import { startRpcFaultProxy } from '@lottery/testing';
+import Redis from 'ioredis';
+import type { GiveawaysRuntime } from '../src/partner-giveaways/purchase/start-partner-giveaways';
+import { partnerSource, TicketBuyerChain } from '../src/partner-giveaways/purchase/ticket-buyer-chain';
+import { testWallets } from './support/partner-chain';
+import { PartnerHarness, post } from './support/partner-harness';
+import { TcpProxy } from './support/tcp-proxy';
+import type { TestApp } from './support/test-app';
+
+jest.setTimeout(60_000);
+
+/** Polls until the condition holds. */
+async function eventually<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Deletes every key of a queue namespace, as a Redis restart without persistence (or a FLUSHALL) would. */
+async function wipeKeys(url: string, prefix: string): Promise<number> {
+  const client = new Redis(url);
+  try {
+    const keys = await client.keys(`${prefix}*`);
+    if (keys.length > 0) await client.unlink(...keys);
+    return keys.length;
+  } finally {
+    client.disconnect();
+  }
+}
+
+// Faults on the real pieces: anvil behind a fault proxy, a worker dropped mid-job, Redis keys lost or Redis
+// unreachable. What must hold every time: no ticket issued twice, no reservation lost.
+describe('partner free tickets under faults', () => {
+  let harness: PartnerHarness;
+  let namespaces = 0;
+
+  beforeAll(async () => {
+    harness = await PartnerHarness.start('partner_faults');
+  });
+  // Every signer's recovery serves the whole ledger: one test's signers must not finish another test's grants.
+  afterEach(() => harness?.stopStarted());
+  afterAll(() => harness?.close());
+
+  /** A queue namespace of its own for each test, so workers of different tests never share jobs. */
+  const namespace = (url = harness.redis.url) => ({ url, keyPrefix: `${harness.redis.prefix}q${++namespaces}:` });
+
+  /** An API process that only takes requests, and a separate signer, on one queue namespace. */
+  const deploy = async (queue: { url: string; keyPrefix: string }, signerRpcUrl = harness.chain.config.rpcUrl) => {
+    const api = await harness.api(harness.runtime({ redis: queue, tuning: { runWorker: false } }));
+    const signer = harness.runtime({ redis: queue, config: { rpcUrl: signerRpcUrl } });
+    return { api, signer };
+  };
+
+  const newPartner = async (quantity: number) => {
+    const { key, record } = await harness.partners.create({ name: `faults ${quantity}`, quantity, perWalletMax: 1 });
+    return { key, id: record.id };
+  };
+
+  const grantOf = async (partnerId: number, wallet: Hex, status?: GrantRecord['status']) =>
+    (await harness.partners.grants({ partnerId, wallet })).find((g) => status === undefined || g.status === status);
+
+  const expectSuccess = async (response: Promise<{ json(): unknown }>) =>
+    expect((await response).json()).toMatchObject({ success: true, message: 'Free ticket purchased' });
+
+  it("issues each ticket once while the signer's RPC fails a third of its calls", async () => {
+    const proxy = await startRpcFaultProxy(harness.chain.config.rpcUrl, { failRate: 0.3 }, 7);
+    try {
+      const { api } = await deploy(namespace(), proxy.url);
+      const { key, id } = await newPartner(8);
+      const nonce = await harness.chain.operatorNonce();
+      const wallets = testWallets(8, 21);
+      const responses = await Promise.all(wallets.map((wallet) => post(api, key, wallet)));
+      expect(responses.map((r) => r.json().success)).toEqual(wallets.map(() => true));
+      expect(proxy.stats.injectedFailures).toBeGreaterThan(5);
+      expect(proxy.stats.calls['eth_sendRawTransaction']).toBeGreaterThanOrEqual(8);
+      await harness.expectConsistent(id, 8);
+      expect(await harness.chain.operatorNonce()).toBe(nonce + 8);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  /** A previous signer's work, cut short: the grant reserved, signed and recorded as sent; maybe broadcast. */
+  const signedBefore = async (partnerId: number, wallet: Hex, broadcast: boolean) => {
+    const reservation = await harness.partners.reserve(partnerId, wallet);
+    if (!reservation.reserved) throw new Error('expected a reservation');
+    const prepared = await new TicketBuyerChain(harness.chain.config).prepare(wallet, partnerSource(partnerId));
+    if (!prepared.ok) throw new Error(prepared.reason);
+    await harness.partners.markSent(reservation.grant.id, prepared.signed.hash, prepared.signed.raw);
+    if (broadcast) await harness.chain.client.sendRawTransaction({ serializedTransaction: prepared.signed.raw });
+    return { grantId: reservation.grant.id, hash: prepared.signed.hash };
+  };
+
+  it('settles sent grants by their own transaction after a crash: found on chain, or re-broadcast as signed', async () => {
+    const { id } = await newPartner(2);
+    const [minedWallet, unsentWallet] = testWallets(2, 22);
+    const mined = await signedBefore(id, minedWallet, true);
+    const unsent = await signedBefore(id, unsentWallet, false);
+    const nonce = await harness.chain.operatorNonce();
+
+    // Recovery on start queues both.
+    harness.runtime({ redis: namespace() });
+    for (const { grantId, hash } of [mined, unsent]) {
+      await eventually(async () => (await harness.partners.grant(grantId))?.status === 'succeeded');
+      expect((await harness.partners.grant(grantId))?.txHash).toBe(hash);
+    }
+    // One transaction more: the unsent one's, exactly as signed. Nothing was signed anew.
+    expect(await harness.chain.operatorNonce()).toBe(nonce + 1);
+    await harness.expectConsistent(id, 2);
+  });
+
+  it('releases a sent grant whose nonce another transaction took: it can never be mined', async () => {
+    const { id } = await newPartner(2);
+    const [lateWallet, takerWallet] = testWallets(2, 27);
+    // Both signed with the same nonce (the first was never broadcast); only the second reached the chain.
+    const late = await signedBefore(id, lateWallet, false);
+    const taker = await signedBefore(id, takerWallet, true);
+
+    harness.runtime({ redis: namespace() });
+    const released = await eventually(async () => {
+      const grant = await harness.partners.grant(late.grantId);
+      return grant?.status === 'failed' && grant;
+    });
+    expect(released.error).toMatch(/^Transaction failed: .*nonce/i);
+    await eventually(async () => (await harness.partners.grant(taker.grantId))?.status === 'succeeded');
+    expect((await harness.partners.get(id)).quantityLeft).toBe(1);
+    await harness.expectConsistent(id, 2);
+  });
+
+  it('resumes a job whose worker stopped mid-purchase, on a restarted worker, without a second transaction', async () => {
+    const proxy = await startRpcFaultProxy(harness.chain.config.rpcUrl, { hangMethods: ['eth_getTransactionReceipt'] });
+    try {
+      const queue = namespace();
+      const { api, signer } = await deploy(queue, proxy.url);
+      const { key, id } = await newPartner(1);
+      const [wallet] = testWallets(1, 23);
+      const nonce = await harness.chain.operatorNonce();
+      const response = post(api, key, wallet);
+      // Signed and recorded as sent, then stuck: the worker goes away right there.
+      await eventually(() => grantOf(id, wallet, 'sent'));
+      await signer.worker?.stop({ abandon: true });
+
+      const restarted = harness.runtime({ redis: queue });
+      await expectSuccess(response);
+      expect(restarted.worker).not.toBeNull();
+      await harness.expectConsistent(id, 1);
+      expect(await harness.chain.operatorNonce()).toBe(nonce + 1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('loses no reservation when the queue keys are wiped mid-job', async () => {
+    const proxy = await startRpcFaultProxy(harness.chain.config.rpcUrl, { hangMethods: ['eth_getTransactionReceipt'] });
+    try {
+      const queue = namespace();
+      const { api } = await deploy(queue, proxy.url);
+      const { key, id } = await newPartner(2);
+      const [first, second] = testWallets(2, 24);
+      const nonce = await harness.chain.operatorNonce();
+      const responses = [post(api, key, first)];
+      await eventually(() => grantOf(id, first, 'sent'));
+      responses.push(post(api, key, second));
+      await eventually(() => grantOf(id, second, 'pending'));
+
+      expect(await wipeKeys(queue.url, queue.keyPrefix)).toBeGreaterThan(0);
+      proxy.faults.hangMethods = [];
+      for (const response of responses) await expectSuccess(response);
+      await harness.expectConsistent(id, 2);
+      expect(await harness.chain.operatorNonce()).toBe(nonce + 2);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('answers 503 and keeps the ledger whole while Redis is down, and catches up after its restart', async () => {
+    const target = new URL(harness.redis.url);
+    const redisProxy = new TcpProxy(target.hostname, Number(target.port || 6379));
+    await redisProxy.up();
+    harness.onClose(() => redisProxy.down());
+    const queue = namespace(redisProxy.via(harness.redis.url));
+    const { api } = await deploy(queue);
+    const { key, id } = await newPartner(3);
+    const [before, during, after] = testWallets(3, 25);
+    await expectSuccess(post(api, key, before));
+
+    await redisProxy.down();
+    const refused = await post(api, key, during);
+    expect([refused.statusCode, refused.json()]).toEqual([503, { error: 'Service unavailable' }]);
+    expect(await grantOf(id, during)).toMatchObject({ status: 'failed' });
+    // A reservation whose job never reached Redis (say, the API crashed in between).
+    const orphan = await harness.partners.reserve(id, after);
+    if (!orphan.reserved) throw new Error('expected a reservation');
+
+    // Restarted empty: everything the queue knew is gone.
+    await wipeKeys(harness.redis.url, queue.keyPrefix);
+    await redisProxy.up();
+    await eventually(async () => (await harness.partners.grant(orphan.grant.id))?.status === 'succeeded');
+    await expectSuccess(post(api, key, during));
+    await harness.expectConsistent(id, 3);
+  });
+
+  describe('without Redis (in-process queue)', () => {
+    let runtime: GiveawaysRuntime;
+    let api: TestApp;
+
+    it('finishes what a previous process left behind, then serves purchases', async () => {
+      const { key, id } = await newPartner(2);
+      const [leftover, next] = testWallets(2, 26);
+      const reservation = await harness.partners.reserve(id, leftover);
+      if (!reservation.reserved) throw new Error('expected a reservation');
+      runtime = harness.runtime({ redis: null });
+      api = await harness.api(runtime);
+      await eventually(async () => (await harness.partners.grant(reservation.grant.id))?.status === 'succeeded');
+      await expectSuccess(post(api, key, next));
+      await harness.expectConsistent(id, 2);
+    });
+  });
+});

@@ -1,0 +1,74 @@
+import { loadConfig } from '@lottery/telemetry';
+import { z } from 'zod';
+
+const address = z.string().regex(/^0x[a-fA-F0-9]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
+const optionalAddress = address.optional().or(z.literal('').transform(() => undefined));
+
+/** The real deployment on Base (shared/design/lottery-contracts.md); the deploy block is the operator's to set. */
+export const BASE_PRESET = {
+  CHAIN_ID: '8453',
+  JACKPOT_ADDRESS: '0x3bAe643002069dBCbcd62B1A4eb4C4A397d042a2',
+  LP_MANAGER_ADDRESS: '0xE63E54DF82d894396B885CE498F828f2454d9dCf',
+} as const;
+
+const schema = z
+  .object({
+    RPC_URL: z.string().url('must be the JSON-RPC URL of a node, e.g. http://127.0.0.1:8545'),
+    CHAIN_ID: z.coerce.number().int().positive(),
+    JACKPOT_ADDRESS: address,
+    LP_MANAGER_ADDRESS: optionalAddress,
+    PAYOUT_CALCULATOR_ADDRESS: optionalAddress,
+    RANDOM_TICKET_BUYER_ADDRESS: optionalAddress,
+    DAILY_POOL_ADDRESS: optionalAddress,
+    START_BLOCK: z.coerce.number().int().nonnegative(),
+    CONFIRMATIONS: z.coerce.number().int().nonnegative().default(0),
+    REORG_DEPTH: z.coerce.number().int().min(1).default(128),
+    BACKFILL_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+    BACKFILL_MAX_SPAN: z.coerce.number().int().min(1).default(100_000),
+    BACKFILL_TARGET_LOGS: z.coerce.number().int().min(1).default(4_000),
+    POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(250),
+    RPC_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
+    STALL_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+    EVENT_LOG: z.enum(['postgres', 'kafka']).default('postgres'),
+    DATABASE_URL: z.string().optional(),
+    EVENT_LOG_SCHEMA: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]*$/)
+      .default('lottery_log'),
+    KAFKA_BROKERS: z.string().optional(),
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  })
+  .superRefine((c, ctx) => {
+    if (c.EVENT_LOG === 'postgres' && !c.DATABASE_URL) {
+      ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'required when EVENT_LOG=postgres' });
+    }
+    if (c.EVENT_LOG === 'kafka' && !c.KAFKA_BROKERS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['KAFKA_BROKERS'],
+        message: 'required when EVENT_LOG=kafka (host:port,host:port)',
+      });
+    }
+  });
+
+export type IndexerConfig = z.infer<typeof schema> & { contracts: `0x${string}`[] };
+
+/** `NETWORK=base` fills in the real deployment's chain id and addresses; explicit variables still win. */
+export function loadIndexerConfig(env: NodeJS.ProcessEnv = process.env): IndexerConfig {
+  const merged = env['NETWORK'] === 'base' ? { ...BASE_PRESET, ...stripEmpty(env) } : env;
+  const config = loadConfig('indexer', schema, merged);
+  const contracts = [
+    config.JACKPOT_ADDRESS,
+    config.LP_MANAGER_ADDRESS,
+    config.PAYOUT_CALCULATOR_ADDRESS,
+    config.RANDOM_TICKET_BUYER_ADDRESS,
+    config.DAILY_POOL_ADDRESS,
+  ]
+    .filter((a): a is string => !!a)
+    .map((a) => a.toLowerCase() as `0x${string}`);
+  return { ...config, contracts };
+}
+
+function stripEmpty(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+}

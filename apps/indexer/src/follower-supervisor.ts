@@ -1,0 +1,72 @@
+import { AbortedError, DeepReorgError, sleep, type ChainFollower } from '@lottery/chain';
+import { StallWatchdog, type Logger } from '@lottery/telemetry';
+import type { IndexerMetrics } from './indexer-metrics';
+
+export interface SupervisorOptions {
+  stallTimeoutMs: number;
+  logger: Logger;
+  metrics: IndexerMetrics;
+}
+
+/**
+ * Keeps the follower running until shutdown: a stall (head moving, nothing appended) or an unexpected
+ * error restarts it from the event log's checkpoint, the only state that counts. A reorg deeper than
+ * the tracked window is not retried: it needs an operator (raise REORG_DEPTH, then reindex).
+ */
+export class FollowerSupervisor {
+  private session = new AbortController();
+  private readonly watchdog: StallWatchdog;
+  readonly position = { head: 0, indexed: 0 };
+
+  constructor(
+    private readonly follower: () => ChainFollower,
+    private readonly options: SupervisorOptions,
+  ) {
+    this.watchdog = new StallWatchdog(
+      options.stallTimeoutMs,
+      () => this.position.head > this.position.indexed,
+      (idleMs) => {
+        options.logger.error({ idleMs, ...this.position }, 'indexer stalled: restarting the fetch');
+        options.metrics.stalls.inc();
+        options.metrics.stalled.set(1);
+        this.session.abort();
+      },
+    );
+  }
+
+  /** Called by the follower after every step. */
+  progress(head: number, indexed: number): void {
+    this.position.head = head;
+    this.position.indexed = indexed;
+    this.watchdog.progress();
+    this.options.metrics.stalled.set(0);
+  }
+
+  isStalled(): boolean {
+    return this.watchdog.isStalled();
+  }
+
+  async run(shutdown: AbortSignal): Promise<void> {
+    this.watchdog.start();
+    try {
+      while (!shutdown.aborted) {
+        this.session = new AbortController();
+        const stopSession = () => this.session.abort();
+        shutdown.addEventListener('abort', stopSession, { once: true });
+        try {
+          await this.follower().run(this.session.signal);
+        } catch (error) {
+          if (error instanceof DeepReorgError) throw error;
+          if (!(error instanceof AbortedError)) {
+            this.options.logger.error({ err: error }, 'follower failed, restarting from the last checkpoint');
+            await sleep(1_000, shutdown).catch(() => undefined);
+          }
+        } finally {
+          shutdown.removeEventListener('abort', stopSession);
+        }
+      }
+    } finally {
+      this.watchdog.stop();
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import pino from 'pino';
+import { Registry } from 'prom-client';
+import { AbortedError } from '@lottery/chain';
+import { buyOrder, createSimulationContext, simulateHistory, type SimulationContext } from '@lottery/contracts';
+import { startRpcFaultProxy, type RpcFaultProxy } from '@lottery/testing';
+import { FollowerSupervisor } from '../src/follower-supervisor';
+import { createIndexerMetrics } from '../src/indexer-metrics';
+import { chainTruth, logView } from './support/chain-truth';
+import {
+  eventually,
+  followerFor,
+  headOf,
+  readWholeLog,
+  rpcCall,
+  startIndexerFixture,
+  type IndexerFixture,
+} from './support/indexer-fixture';
+
+jest.setTimeout(240_000);
+
+describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
+  let f: IndexerFixture;
+  let proxy: RpcFaultProxy;
+  let sim: SimulationContext;
+
+  beforeAll(async () => {
+    f = await startIndexerFixture('indexer_faults');
+    await simulateHistory(f.anvil.rpcUrl, f.deployment, { seed: 21, rounds: 1, ticketsPerRound: 20 });
+    // Long empty stretches make the planner grow past the provider's 2,000-block limit.
+    await rpcCall(f.anvil.rpcUrl, 'anvil_mine', ['0x1770']);
+    sim = await createSimulationContext(f.anvil.rpcUrl, f.deployment, { seed: 22 });
+    await buyOrder(sim, 3);
+    await rpcCall(f.anvil.rpcUrl, 'anvil_mine', ['0xbb8']);
+    await buyOrder(sim, 2);
+    proxy = await startRpcFaultProxy(
+      f.anvil.rpcUrl,
+      { failRate: 0.2, maxLogRange: 2_000, delayRate: 0.1, delayMs: 150 },
+      7,
+    );
+  });
+
+  afterAll(async () => {
+    await proxy?.close();
+    await f?.dispose();
+  });
+
+  const caughtUp = async (timeoutMs = 120_000) => {
+    const head = await headOf(f.anvil.rpcUrl);
+    await eventually(
+      async () => ((await f.eventLog.lastCheckpoint())?.blockNumber ?? -1) >= head,
+      `checkpoint at ${head}`,
+      timeoutMs,
+    );
+  };
+
+  it('is exact despite 20 % failed calls, range limits and delays; a lagging node causes no revert', async () => {
+    const controller = new AbortController();
+    const follower = followerFor(f, proxy.url, { reorgDepth: 16 });
+    const running = follower.run(controller.signal).catch((e: unknown) => {
+      if (!(e instanceof AbortedError)) throw e;
+    });
+    try {
+      await caughtUp();
+      expect(proxy.stats.injectedFailures).toBeGreaterThan(0);
+      expect(proxy.stats.rangeRefusals).toBeGreaterThan(0);
+
+      // The node now reports a head 6 blocks old and lacks the newer blocks, as a lagging replica does.
+      proxy.faults.lagBlocks = 6;
+      await buyOrder(sim, 1);
+      await buyOrder(sim, 1);
+      await new Promise((r) => setTimeout(r, 1_000));
+      proxy.faults.lagBlocks = 0;
+      await caughtUp();
+    } finally {
+      controller.abort();
+      await running;
+    }
+    const log = await readWholeLog(f.eventLog);
+    expect(log.filter((e) => e.type === 'BlocksReverted')).toEqual([]);
+    expect(logView(log)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));
+  });
+
+  it('detects a stalled fetch, reports it, restarts and catches up', async () => {
+    proxy.faults.failRate = 0;
+    proxy.faults.delayRate = 0;
+    const registry = new Registry();
+    const metrics = createIndexerMetrics(registry);
+    const logger = pino({ level: 'silent' });
+    let supervisor: FollowerSupervisor | undefined;
+    const follower = followerFor(f, proxy.url, {
+      reorgDepth: 16,
+      onProgress: (p) => supervisor?.progress(p.headBlock, p.indexedBlock),
+    });
+    supervisor = new FollowerSupervisor(() => follower, { stallTimeoutMs: 1_000, logger, metrics });
+    const shutdown = new AbortController();
+    const running = supervisor.run(shutdown.signal);
+    try {
+      await caughtUp();
+      proxy.faults.hangMethods = ['eth_getLogs'];
+      await buyOrder(sim, 2);
+      supervisor.position.head = await headOf(f.anvil.rpcUrl);
+      await eventually(async () => supervisor?.isStalled(), 'the watchdog to flag the stall', 10_000);
+      expect((await registry.getSingleMetric('indexer_stalls_total')?.get())?.values[0]?.value).toBeGreaterThanOrEqual(
+        1,
+      );
+      proxy.faults.hangMethods = [];
+      await caughtUp(30_000);
+      expect(supervisor.isStalled()).toBe(false);
+    } finally {
+      shutdown.abort();
+      await running;
+    }
+    expect(logView(await readWholeLog(f.eventLog))).toEqual(
+      await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock),
+    );
+  });
+});

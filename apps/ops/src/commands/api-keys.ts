@@ -1,0 +1,89 @@
+import type { Command } from 'commander';
+import { ApiKeysService, createAccountsDataSource, migrateAccounts, type ApiKeyRecord } from '@lottery/persistence';
+import { databaseUrl, keyPrefix } from '../connection';
+import { print } from '../output';
+import { positiveInt } from './options';
+
+async function withKeys<T>(work: (keys: ApiKeysService) => Promise<T>): Promise<T> {
+  const dataSource = createAccountsDataSource({ url: databaseUrl() });
+  await dataSource.initialize();
+  try {
+    await migrateAccounts(dataSource);
+    return await work(new ApiKeysService(dataSource, keyPrefix()));
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+function describeKey(k: ApiKeyRecord): string {
+  const limits = k.perMinute || k.perDay ? ` limits ${k.perMinute ?? 'default'}/min ${k.perDay ?? 'default'}/day` : '';
+  const state = k.revokedAt ? ` revoked ${k.revokedAt.toISOString()}` : '';
+  return `${k.id}  ${k.environment}  ${k.keyHint}  ${k.name}${limits}${state}`;
+}
+
+export function registerApiKeys(program: Command): void {
+  const keys = program.command('api-keys').description('create, list, revoke and rotate Data API keys (stored hashed)');
+
+  keys
+    .command('create')
+    .description('create a key and print it once')
+    .option('--environment <env>', 'live or test', 'live')
+    .option('--per-minute <n>', 'own per-minute limit', positiveInt)
+    .option('--per-day <n>', 'own per-day limit', positiveInt)
+    .option('--label <text>', 'what the key is for', 'api key')
+    .option('--json', 'print {"id","key","environment"}')
+    .action(async (o: { environment: string; perMinute?: number; perDay?: number; label: string; json?: boolean }) => {
+      const issued = await withKeys((s) =>
+        s.create({
+          name: o.label,
+          environment: o.environment,
+          perMinute: o.perMinute ?? null,
+          perDay: o.perDay ?? null,
+        }),
+      );
+      print(!!o.json, { id: issued.record.id, key: issued.key, environment: issued.record.environment }, () =>
+        [
+          `API key created (shown only once, store it now):`,
+          `  ${issued.key}`,
+          `id: ${issued.record.id}  environment: ${issued.record.environment}`,
+        ].join('\n'),
+      );
+    });
+
+  keys
+    .command('list')
+    .description('list keys (never the keys themselves)')
+    .option('--all', 'include revoked keys')
+    .option('--json', 'print a JSON array')
+    .action(async (o: { all?: boolean; json?: boolean }) => {
+      const list = await withKeys((s) => s.list({ includeRevoked: !!o.all }));
+      print(!!o.json, list, () => (list.length ? list.map(describeKey).join('\n') : 'no keys'));
+    });
+
+  keys
+    .command('revoke <id>')
+    .description('revoke a key: it then answers 403 revoked_api_key')
+    .option('--json', 'print the key record')
+    .action(async (id: string, o: { json?: boolean }) => {
+      const record = await withKeys((s) => s.revoke(id));
+      print(!!o.json, record, () => `revoked ${describeKey(record)}`);
+    });
+
+  keys
+    .command('rotate <id>')
+    .description('issue a replacement key and revoke the old one')
+    .option('--json', 'print {"id","key","environment","replaces"}')
+    .action(async (id: string, o: { json?: boolean }) => {
+      const issued = await withKeys((s) => s.rotate(id));
+      print(
+        !!o.json,
+        { id: issued.record.id, key: issued.key, environment: issued.record.environment, replaces: id },
+        () =>
+          [
+            `new key (shown only once):`,
+            `  ${issued.key}`,
+            `id: ${issued.record.id}, replaces ${id} (now revoked)`,
+          ].join('\n'),
+      );
+    });
+}

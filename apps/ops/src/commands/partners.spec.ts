@@ -1,0 +1,58 @@
+import { createTestDatabase, type TestDatabase } from '@lottery/testing';
+import { Command } from 'commander';
+import { registerPartners } from './partners';
+
+/** Runs `ops partners …` in process and returns what it printed. */
+async function ops(...args: string[]): Promise<string> {
+  const program = new Command('ops').exitOverride().configureOutput({ writeErr: () => undefined });
+  registerPartners(program);
+  let out = '';
+  const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    out += chunk.toString();
+    return true;
+  });
+  try {
+    await program.parseAsync(['node', 'ops', 'partners', ...args]);
+  } finally {
+    write.mockRestore();
+  }
+  return out;
+}
+
+describe('ops partners', () => {
+  let database: TestDatabase;
+  const saved = process.env['DATABASE_URL'];
+
+  beforeAll(async () => {
+    database = await createTestDatabase('ops_partners');
+    process.env['DATABASE_URL'] = database.url;
+  });
+  afterAll(async () => {
+    process.env['DATABASE_URL'] = saved;
+    await database?.drop();
+  });
+
+  it('creates (key once, {"id","apiKey"} with --json), lists, tops up and disables', async () => {
+    const created = JSON.parse(
+      await ops('create', '--name', 'Acme', '--quantity', '10', '--per-wallet', '2', '--json'),
+    );
+    expect(created).toEqual({ id: expect.any(Number), apiKey: expect.stringMatching(/^lt_partner_[0-9A-Za-z]{22}$/) });
+    const id = String(created.id);
+
+    expect(await ops('list')).toContain(
+      `${id}  lt_partner_…${created.apiKey.slice(-4)}  Acme  10 left, at most 2 per wallet`,
+    );
+    const updated = JSON.parse(await ops('update', id, '--add-quantity', '5', '--per-wallet', '3', '--json'));
+    expect(updated).toMatchObject({ id: created.id, quantityLeft: 15, perWalletMax: 3, active: true });
+    expect(await ops('disable', id)).toContain('disabled');
+    const [listed] = JSON.parse(await ops('list', '--json'));
+    expect(listed).toMatchObject({ id: created.id, active: false });
+    expect(JSON.stringify(listed)).not.toContain(created.apiKey);
+  });
+
+  it('refuses bad numbers before touching the database', async () => {
+    await expect(ops('create', '--name', 'x', '--quantity', '-1', '--per-wallet', '1')).rejects.toThrow();
+    await expect(ops('update', 'abc', '--add-quantity', '1')).rejects.toThrow();
+    await expect(ops('update', '1')).rejects.toThrow('nothing to update');
+  });
+});

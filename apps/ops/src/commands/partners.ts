@@ -1,0 +1,72 @@
+import type { Command } from 'commander';
+import { type PartnerRecord, PartnersService, withAccountsDatabase } from '@lottery/persistence';
+import { databaseUrl, keyPrefix } from '../connection';
+import { print } from '../output';
+import { nonNegativeInt, positiveInt } from './options';
+
+function withPartners<T>(work: (partners: PartnersService) => Promise<T>): Promise<T> {
+  return withAccountsDatabase(databaseUrl(), (dataSource) => work(new PartnersService(dataSource, keyPrefix())));
+}
+
+function describePartner(p: PartnerRecord): string {
+  const state = p.active ? '' : '  disabled';
+  return `${p.id}  ${p.keyHint}  ${p.name}  ${p.quantityLeft} left, at most ${p.perWalletMax} per wallet${state}`;
+}
+
+/** `ops partners …`: partner accounts of the free ticket API (keys stored hashed, shown once). */
+export function registerPartners(program: Command): void {
+  const partners = program
+    .command('partners')
+    .description('create, list, top up and disable partner accounts of the free ticket API');
+
+  partners
+    .command('create')
+    .description('create a partner and print its API key once')
+    .requiredOption('--name <text>', 'who the partner is')
+    .requiredOption('--quantity <n>', 'free tickets the partner may give away', nonNegativeInt)
+    .requiredOption('--per-wallet <n>', 'most free tickets one wallet may get from this partner', positiveInt)
+    .option('--json', 'print {"id","apiKey"}')
+    .action(async (o: { name: string; quantity: number; perWallet: number; json?: boolean }) => {
+      const issued = await withPartners((s) =>
+        s.create({ name: o.name, quantity: o.quantity, perWalletMax: o.perWallet }),
+      );
+      print(!!o.json, { id: issued.record.id, apiKey: issued.key }, () =>
+        [
+          `partner created (its API key is shown only once, store it now):`,
+          `  ${issued.key}`,
+          describePartner(issued.record),
+        ].join('\n'),
+      );
+    });
+
+  partners
+    .command('list')
+    .description('list partners with what they have left (never their keys)')
+    .option('--json', 'print a JSON array')
+    .action(async (o: { json?: boolean }) => {
+      const list = await withPartners((s) => s.list());
+      print(!!o.json, list, () => (list.length ? list.map(describePartner).join('\n') : 'no partners'));
+    });
+
+  partners
+    .command('update')
+    .description('add free tickets and/or change the per-wallet maximum')
+    .argument('<id>', 'partner id', positiveInt)
+    .option('--add-quantity <n>', 'free tickets to add to what is left', positiveInt)
+    .option('--per-wallet <n>', 'new per-wallet maximum', positiveInt)
+    .option('--json', 'print the partner record')
+    .action(async (id: number, o: { addQuantity?: number; perWallet?: number; json?: boolean }) => {
+      const record = await withPartners((s) => s.update(id, { addQuantity: o.addQuantity, perWalletMax: o.perWallet }));
+      print(!!o.json, record, () => `updated ${describePartner(record)}`);
+    });
+
+  partners
+    .command('disable')
+    .description('disable a partner: its key then answers 401; grants under way still complete')
+    .argument('<id>', 'partner id', positiveInt)
+    .option('--json', 'print the partner record')
+    .action(async (id: number, o: { json?: boolean }) => {
+      const record = await withPartners((s) => s.disable(id));
+      print(!!o.json, record, () => `disabled ${describePartner(record)}`);
+    });
+}

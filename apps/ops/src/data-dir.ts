@@ -1,0 +1,43 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/**
+ * The embedded default keeps everything under one folder (default `.data/` at the repository root):
+ * the Postgres cluster, the anvil chain state, the deployment and the instance's ports. The CLI finds
+ * the running instance through it, and `ops reset` wipes it.
+ */
+export interface InstanceState {
+  postgresPort?: number;
+  anvilPort?: number;
+  apiPort?: number;
+  chainId?: number;
+  deployBlock?: number;
+  contracts?: Record<string, string>;
+  /** Demo keys created on first start, shown again on later starts (local development only). */
+  demoApiKey?: string;
+  demoPartnerKey?: string;
+  pids?: Record<string, number>;
+}
+
+export function dataDir(): string {
+  return resolve(process.env['DATA_DIR'] ?? join(__dirname, '..', '..', '..', '.data'));
+}
+
+export function statePath(dir = dataDir()): string {
+  return join(dir, 'instance.json');
+}
+
+export function readState(dir = dataDir()): InstanceState {
+  const path = statePath(dir);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as InstanceState) : {};
+}
+
+/** Written to a temporary file and renamed, so a crash never leaves half a state file. */
+export function writeState(update: Partial<InstanceState>, dir = dataDir()): InstanceState {
+  mkdirSync(dir, { recursive: true });
+  const next = { ...readState(dir), ...update };
+  const tmp = `${statePath(dir)}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`);
+  renameSync(tmp, statePath(dir));
+  return next;
+}

@@ -1,0 +1,23 @@
+import { createServer } from 'node:net';
+
+/** A port free right now on 127.0.0.1, preferring `preferred` (so a restart keeps its URLs). */
+export async function freePort(preferred?: number): Promise<number> {
+  if (preferred && (await canListen(preferred))) return preferred;
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}

@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import type { Logger } from '@lottery/telemetry';
+
+const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
+const REGISTER = join(REPO_ROOT, 'tools', 'register.js');
+
+export interface AppProcess {
+  name: string;
+  child: ChildProcess;
+}
+
+/**
+ * Runs the apps (indexer, projector, api) as child processes, the same entry points production runs,
+ * restarts one that dies unexpectedly, and stops them all with SIGTERM (then SIGKILL after a grace period).
+ */
+export class ProcessSupervisor {
+  private readonly apps = new Map<string, AppProcess>();
+  private stopping = false;
+
+  constructor(private readonly logger: Logger) {}
+
+  start(name: string, entry: string, env: NodeJS.ProcessEnv): void {
+    const child = spawn(process.execPath, ['-r', REGISTER, join(REPO_ROOT, entry)], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    this.apps.set(name, { name, child });
+    child.once('exit', (code, signal) => {
+      if (this.stopping) return;
+      this.logger.error({ app: name, code, signal }, 'app exited unexpectedly, restarting in 2s');
+      setTimeout(() => !this.stopping && this.start(name, entry, env), 2_000).unref();
+    });
+  }
+
+  pids(): Record<string, number> {
+    return Object.fromEntries([...this.apps.values()].map((a) => [a.name, a.child.pid ?? 0]));
+  }
+
+  async stopAll(graceMs = 10_000): Promise<void> {
+    this.stopping = true;
+    await Promise.all(
+      [...this.apps.values()].map(
+        ({ child }) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+            child.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+  }
+}

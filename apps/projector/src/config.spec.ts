@@ -1,0 +1,39 @@
+import { ConfigError } from '@lottery/telemetry';
+import { loadProjectorConfig } from './config';
+
+describe('projector configuration', () => {
+  const base = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/lottery', CHAIN_ID: '8453' };
+
+  it('defaults to the embedded Postgres log and the lottery schema', () => {
+    expect(loadProjectorConfig(base)).toMatchObject({
+      EVENT_LOG: 'postgres',
+      EVENT_LOG_SCHEMA: 'lottery_log',
+      READ_SCHEMA: 'lottery',
+      CHAIN_ID: 8453,
+      METRICS_PORT: 9464,
+      BATCH_MAX_EVENTS: 5000,
+      REORG_WINDOW_BLOCKS: 256,
+    });
+  });
+
+  it('names every missing or malformed variable in one error', () => {
+    const error = (() => {
+      try {
+        loadProjectorConfig({ EVENT_LOG: 'kafka', READ_SCHEMA: 'Lottery', METRICS_PORT: '70000' });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    for (const variable of ['DATABASE_URL', 'CHAIN_ID', 'READ_SCHEMA', 'METRICS_PORT'])
+      expect(message).toContain(variable);
+  });
+
+  it('requires brokers for the Kafka log', () => {
+    expect(() => loadProjectorConfig({ ...base, EVENT_LOG: 'kafka' })).toThrow(
+      /KAFKA_BROKERS: required when EVENT_LOG=kafka/,
+    );
+    expect(loadProjectorConfig({ ...base, EVENT_LOG: 'kafka', KAFKA_BROKERS: 'k:9092' }).KAFKA_BROKERS).toBe('k:9092');
+  });
+});

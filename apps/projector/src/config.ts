@@ -1,0 +1,34 @@
+import { DEFAULT_READ_SCHEMA } from '@lottery/persistence';
+import { DEFAULT_REORG_WINDOW_BLOCKS } from '@lottery/projection';
+import { loadConfig } from '@lottery/telemetry';
+import { z } from 'zod';
+
+const identifier = z.string().regex(/^[a-z_][a-z0-9_]{0,50}$/, 'must be a lowercase SQL identifier');
+
+const schema = z
+  .object({
+    DATABASE_URL: z
+      .string({ message: 'required: the Postgres holding the read models (postgres://user:pass@host:5432/db)' })
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
+    EVENT_LOG: z.enum(['postgres', 'kafka']).default('postgres'),
+    EVENT_LOG_SCHEMA: identifier.default('lottery_log'),
+    KAFKA_BROKERS: z.string().optional(),
+    CHAIN_ID: z.coerce.number({ message: 'required: the chain id the log follows (8453 for Base)' }).int().positive(),
+    READ_SCHEMA: identifier.default(DEFAULT_READ_SCHEMA),
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+    BATCH_MAX_EVENTS: z.coerce.number().int().min(1).max(100_000).default(5_000),
+    BATCH_MAX_WAIT_MS: z.coerce.number().int().min(0).default(100),
+    REORG_WINDOW_BLOCKS: z.coerce.number().int().min(1).default(DEFAULT_REORG_WINDOW_BLOCKS),
+  })
+  .superRefine((c, ctx) => {
+    if (c.EVENT_LOG === 'kafka' && !c.KAFKA_BROKERS) {
+      ctx.addIssue({ code: 'custom', path: ['KAFKA_BROKERS'], message: 'required when EVENT_LOG=kafka (host:port,…)' });
+    }
+  });
+
+export type ProjectorConfig = z.infer<typeof schema>;
+
+/** The projector's environment, validated once at start; every problem is reported in one error. */
+export function loadProjectorConfig(env: NodeJS.ProcessEnv = process.env): ProjectorConfig {
+  return loadConfig('projector', schema, env);
+}

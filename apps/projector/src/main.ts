@@ -1,0 +1,77 @@
+import { createEventLog } from '@lottery/event-log';
+import { createReadModelDataSource, migrateReadModels } from '@lottery/persistence';
+import { PoisonEventError, Projection } from '@lottery/projection';
+import { createLogger, startMetricsServer } from '@lottery/telemetry';
+import { loadProjectorConfig } from './config';
+import { createProjectorMetrics } from './projector-metrics';
+import { runProjector } from './run-projector';
+
+/** Event log → read models. Wiring and lifecycle only; the fold lives in libs/projection. */
+async function main(): Promise<void> {
+  const logger = createLogger('projector');
+  const config = loadProjectorConfig();
+  const shutdown = new AbortController();
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.info({ signal }, 'shutting down after the current batch');
+      shutdown.abort();
+    });
+  }
+
+  const dataSource = createReadModelDataSource({
+    url: config.DATABASE_URL,
+    schema: config.READ_SCHEMA,
+    poolSize: 3,
+    applicationName: 'projector',
+  });
+  await dataSource.initialize();
+  const ran = await migrateReadModels(dataSource);
+  if (ran.length > 0) logger.info({ migrations: ran, schema: config.READ_SCHEMA }, 'read-model migrations ran');
+
+  const eventLog = createEventLog(
+    config.EVENT_LOG === 'kafka'
+      ? { kind: 'kafka', brokers: (config.KAFKA_BROKERS ?? '').split(','), chainId: config.CHAIN_ID }
+      : { kind: 'postgres', databaseUrl: config.DATABASE_URL, schema: config.EVENT_LOG_SCHEMA },
+  );
+  await eventLog.init();
+
+  let failure: string | null = null;
+  const metricsServer = await startMetricsServer(config.METRICS_PORT, () => failure);
+  const projection = new Projection(dataSource, {
+    chainId: config.CHAIN_ID,
+    schema: config.READ_SCHEMA,
+    reorgWindowBlocks: config.REORG_WINDOW_BLOCKS,
+  });
+  try {
+    await runProjector(
+      {
+        projection,
+        eventLog,
+        metrics: createProjectorMetrics(metricsServer.registry),
+        logger,
+        maxBatch: config.BATCH_MAX_EVENTS,
+        maxWaitMs: config.BATCH_MAX_WAIT_MS,
+      },
+      shutdown.signal,
+    );
+    logger.info('projector stopped');
+  } catch (error) {
+    failure = error instanceof Error ? error.message : String(error);
+    if (error instanceof PoisonEventError) {
+      logger.fatal({ eventId: error.eventId, position: error.position, reason: error.reason }, 'poison event: stopped');
+    } else {
+      logger.fatal({ err: error }, 'projector failed');
+    }
+    process.exitCode = 1;
+  } finally {
+    await eventLog.close();
+    await dataSource.destroy();
+    await metricsServer.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  // Configuration and start-up errors: one readable message, no stack for the operator to dig through.
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,109 @@
+import { createEventLog, type EventLog } from '@lottery/event-log';
+import type { ChainEventEnvelope } from '@lottery/domain';
+import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries } from '@lottery/persistence';
+import { PoisonEventError, Projection } from '@lottery/projection';
+import { createTestDatabase, type TestDatabase } from '@lottery/testing';
+import pino from 'pino';
+import { Registry } from 'prom-client';
+import type { DataSource } from 'typeorm';
+import { CHAIN_ID, sampleHistory } from './sample-history';
+import { createProjectorMetrics } from '../src/projector-metrics';
+import { runProjector } from '../src/run-projector';
+
+const history = sampleHistory();
+const checkpointOf = (events: ChainEventEnvelope[]) => {
+  const last = events[events.length - 1];
+  return { blockNumber: last.blockNumber, blockHash: last.blockHash, recentBlocks: [] };
+};
+
+async function until(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('the projector loop', () => {
+  let db: TestDatabase;
+  let dataSource: DataSource;
+  let log: EventLog;
+  beforeEach(async () => {
+    db = await createTestDatabase('projector_loop');
+    dataSource = createReadModelDataSource({ url: db.url, poolSize: 2 });
+    await dataSource.initialize();
+    await migrateReadModels(dataSource);
+    log = createEventLog({ kind: 'postgres', databaseUrl: db.url, schema: 'lottery_log' });
+    await log.init();
+  });
+  afterEach(async () => {
+    await log.close();
+    await dataSource.destroy();
+    await db.drop();
+  });
+
+  const start = (projection: Projection, registry: Registry, abort: AbortController) =>
+    runProjector(
+      {
+        projection,
+        eventLog: log,
+        metrics: createProjectorMetrics(registry),
+        logger: pino({ level: 'silent' }),
+        maxBatch: 50,
+        maxWaitMs: 10,
+        lagEveryMs: 20,
+      },
+      abort.signal,
+    );
+
+  it('follows the log from the stored position, reports metrics and stops cleanly when asked', async () => {
+    const projection = new Projection(dataSource, { chainId: CHAIN_ID });
+    const registry = new Registry();
+    const abort = new AbortController();
+    await log.append(history.slice(0, 4), checkpointOf(history.slice(0, 4)));
+    const running = start(projection, registry, abort);
+    await log.append(history.slice(4), checkpointOf(history));
+    await until(async () => (await projection.cursor()).lastBlock === history[history.length - 1].blockNumber);
+    abort.abort();
+    await expect(running).resolves.toBeUndefined();
+
+    const metrics = await registry.getMetricsAsJSON();
+    const applied = metrics.find((m) => m.name === 'lottery_projector_events_total')?.values;
+    expect(applied).toEqual(
+      expect.arrayContaining([expect.objectContaining({ labels: { result: 'applied' }, value: history.length })]),
+    );
+    expect(await new PostgresReadModelQueries(dataSource).roundById(1n)).toMatchObject({
+      status: 'settled',
+      ticketCount: 3,
+      winningNormals: [1, 2, 3, 4, 6],
+    });
+
+    // a restart resumes after the stored position: nothing is applied twice
+    const again = new AbortController();
+    const registry2 = new Registry();
+    const resumed = start(new Projection(dataSource, { chainId: CHAIN_ID }), registry2, again);
+    await new Promise((r) => setTimeout(r, 200));
+    again.abort();
+    await resumed;
+    const events2 = (await registry2.getMetricsAsJSON()).find((m) => m.name === 'lottery_projector_events_total');
+    expect(events2?.values.every((v) => v.value === 0)).toBe(true);
+  });
+
+  it('stops with the poison event error instead of skipping it', async () => {
+    const projection = new Projection(dataSource, { chainId: CHAIN_ID });
+    const purchase = history.find((e) => e.type === 'TicketPurchased') as Extract<
+      ChainEventEnvelope,
+      { type: 'TicketPurchased' }
+    >;
+    const bad: ChainEventEnvelope = {
+      ...purchase,
+      id: 'bad',
+      payload: { ...purchase.payload, currentDrawingId: '77' },
+    };
+    await log.append([history[0], bad], checkpointOf(history.slice(0, 2)));
+    const failure = await start(projection, new Registry(), new AbortController()).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(PoisonEventError);
+    expect((failure as PoisonEventError).eventId).toBe('bad');
+    expect((await projection.cursor()).position).toBeNull();
+  });
+});

@@ -1,0 +1,51 @@
+import fc from 'fast-check';
+import { BlockRangePlanner } from './block-range-planner';
+
+describe('BlockRangePlanner', () => {
+  it('grows at most by the growth factor while responses are small', () => {
+    const p = new BlockRangePlanner({ initialSpan: 100, growth: 2, maxSpan: 1_000 });
+    p.recordSuccess(100, 0);
+    expect(p.nextSpan()).toBe(200);
+    p.recordSuccess(200, 0);
+    p.recordSuccess(400, 0);
+    p.recordSuccess(800, 0);
+    expect(p.nextSpan()).toBe(1_000);
+  });
+
+  it('fits the span to the observed density so a response holds about targetLogs logs', () => {
+    const p = new BlockRangePlanner({ initialSpan: 1_000, targetLogs: 4_000 });
+    p.recordSuccess(1_000, 20_000);
+    expect(p.nextSpan()).toBe(200);
+  });
+
+  it('halves on a too-large failure, or follows the provider hint', () => {
+    const p = new BlockRangePlanner({ initialSpan: 1_000 });
+    expect(p.recordTooLarge(1_000)).toBe(500);
+    expect(p.nextSpan()).toBe(500);
+    expect(p.recordTooLarge(500, 120)).toBe(120);
+    expect(p.nextSpan()).toBe(120);
+  });
+
+  it('never leaves [minSpan, maxSpan] and a retry span is always smaller than the failed one', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.record({ ok: fc.constant(true), logs: fc.nat(100_000) }),
+            fc.record({ ok: fc.constant(false), hint: fc.option(fc.nat(5_000)) }),
+          ),
+        ),
+        (steps) => {
+          const p = new BlockRangePlanner({ minSpan: 1, maxSpan: 5_000 });
+          for (const s of steps) {
+            const span = p.nextSpan();
+            if (s.ok) p.recordSuccess(span, s.logs);
+            else if (span > 1) expect(p.recordTooLarge(span, s.hint ?? undefined)).toBeLessThan(span);
+            expect(p.nextSpan()).toBeGreaterThanOrEqual(1);
+            expect(p.nextSpan()).toBeLessThanOrEqual(5_000);
+          }
+        },
+      ),
+    );
+  });
+});

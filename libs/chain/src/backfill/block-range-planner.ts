@@ -1,0 +1,50 @@
+/**
+ * Chooses how many blocks one eth_getLogs call covers. The goal is a response of about `targetLogs`
+ * logs: big enough to amortise the round trip, small enough to stay under provider limits and viem's
+ * 10 MB response cap (a lottery log is ~1.2 KB of JSON). The span follows the observed log density,
+ * grows at most `growth`× per success and halves on a "too large" failure.
+ */
+export interface RangePlannerOptions {
+  initialSpan?: number;
+  minSpan?: number;
+  maxSpan?: number;
+  targetLogs?: number;
+  growth?: number;
+}
+
+export class BlockRangePlanner {
+  private span: number;
+  private readonly minSpan: number;
+  private readonly maxSpan: number;
+  private readonly targetLogs: number;
+  private readonly growth: number;
+
+  constructor(options: RangePlannerOptions = {}) {
+    this.minSpan = options.minSpan ?? 1;
+    this.maxSpan = options.maxSpan ?? 100_000;
+    this.targetLogs = options.targetLogs ?? 4_000;
+    this.growth = options.growth ?? 2;
+    this.span = this.clamp(options.initialSpan ?? 1_000);
+  }
+
+  nextSpan(): number {
+    return this.span;
+  }
+
+  /** A range of `blocks` blocks returned `logs` logs. */
+  recordSuccess(blocks: number, logs: number): void {
+    const fitted = logs === 0 ? this.span * this.growth : Math.floor((blocks * this.targetLogs) / logs);
+    this.span = this.clamp(Math.min(fitted, this.span * this.growth));
+  }
+
+  /** A range of `blocks` blocks was refused as too large; `suggestedBlocks` is the provider's hint, if any. */
+  recordTooLarge(blocks: number, suggestedBlocks?: number): number {
+    const next = suggestedBlocks && suggestedBlocks < blocks ? suggestedBlocks : Math.floor(blocks / 2);
+    this.span = this.clamp(Math.min(this.span, next));
+    return Math.max(this.minSpan, Math.min(next, blocks - 1));
+  }
+
+  private clamp(span: number): number {
+    return Math.max(this.minSpan, Math.min(this.maxSpan, Math.floor(span)));
+  }
+}

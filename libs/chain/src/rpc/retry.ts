@@ -1,0 +1,90 @@
+import { classifyRpcError } from './rpc-errors';
+
+export interface RetryLogger {
+  warn(obj: object, msg: string): void;
+}
+
+export interface RetryOptions {
+  logger?: RetryLogger;
+  signal?: AbortSignal;
+  /** What the call is, for the log line. */
+  what: string;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** Called on every failure, e.g. to count RPC errors in metrics. */
+  onError?: (error: unknown) => void;
+}
+
+export class AbortedError extends Error {
+  constructor() {
+    super('aborted');
+    this.name = 'AbortedError';
+  }
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new AbortedError());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AbortedError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Settles with `promise`, or rejects with AbortedError as soon as `signal` aborts (a hung call is left behind). */
+export function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new AbortedError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new AbortedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/**
+ * Retries an RPC call until it succeeds or the signal aborts: a node that is down or answers garbage
+ * is waited out with capped exponential backoff and a log line per failure, never a crash that loses
+ * position. Rate limits wait longer. Range errors are not retried here: the caller must split.
+ */
+export async function retrying<T>(call: () => Promise<T>, options: RetryOptions): Promise<T> {
+  const base = options.baseDelayMs ?? 200;
+  const max = options.maxDelayMs ?? 10_000;
+  for (let attempt = 0; ; attempt++) {
+    if (options.signal?.aborted) throw new AbortedError();
+    try {
+      return await abortable(call(), options.signal);
+    } catch (error) {
+      if (error instanceof AbortedError) throw error;
+      const failure = classifyRpcError(error);
+      if (failure.kind === 'range-too-large') throw error;
+      options.onError?.(error);
+      const delay = Math.min(max, base * 2 ** Math.min(attempt, 16) * (failure.kind === 'rate-limited' ? 4 : 1));
+      options.logger?.warn(
+        {
+          what: options.what,
+          attempt: attempt + 1,
+          delayMs: delay,
+          error: error instanceof Error ? error.message.split('\n')[0] : String(error),
+        },
+        'rpc call failed, retrying',
+      );
+      await sleep(delay, options.signal);
+    }
+  }
+}

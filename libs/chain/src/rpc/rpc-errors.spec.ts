@@ -1,0 +1,38 @@
+import { classifyRpcError } from './rpc-errors';
+
+const rpc = (code: number, message: string) => Object.assign(new Error(message), { code });
+
+describe('classifyRpcError', () => {
+  it.each([
+    ['infura -32005', rpc(-32005, 'query returned more than 10000 results')],
+    [
+      'alchemy hint',
+      rpc(
+        -32602,
+        'Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range. this block range should work: [0x10, 0x20]',
+      ),
+    ],
+    ['generic range', new Error('block range is too wide')],
+    [
+      'viem response size',
+      Object.assign(new Error('Response body is too large'), { name: 'ResponseBodyTooLargeError' }),
+    ],
+    [
+      'nested cause',
+      Object.assign(new Error('HTTP request failed'), { cause: rpc(-32000, 'exceed maximum block range: 2000') }),
+    ],
+  ])('%s is a range problem', (_l, err) => {
+    expect(classifyRpcError(err).kind).toBe('range-too-large');
+  });
+
+  it('extracts the suggested range', () => {
+    const f = classifyRpcError(rpc(-32602, 'try with this block range [0x10, 0x20]'));
+    expect(f).toEqual({ kind: 'range-too-large', suggested: { from: 16, to: 32 } });
+  });
+
+  it('recognises rate limits and treats the rest as transient', () => {
+    expect(classifyRpcError(Object.assign(new Error('x'), { status: 429 })).kind).toBe('rate-limited');
+    expect(classifyRpcError(new Error('Too Many Requests')).kind).toBe('rate-limited');
+    expect(classifyRpcError(new Error('socket hang up')).kind).toBe('transient');
+  });
+});

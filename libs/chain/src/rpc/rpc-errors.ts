@@ -1,0 +1,60 @@
+/**
+ * Providers say "your eth_getLogs range is too big" in many dialects. Classifying them lets the
+ * backfill split the range instead of crashing or retrying the same doomed request forever.
+ */
+export type RpcFailure =
+  | { kind: 'range-too-large'; suggested?: { from: number; to: number } }
+  | { kind: 'rate-limited' }
+  | { kind: 'transient' };
+
+const RANGE_PATTERNS = [
+  /query returned more than \d+ results/i,
+  /response (body )?(is )?too large/i,
+  /response size (exceeded|should not)/i,
+  /block range (is )?too (large|wide)/i,
+  /range (limit )?exceeded/i,
+  /exceed(s|ed)? (max(imum)? )?(block )?range/i,
+  /too many (results|logs|blocks)/i,
+  /limit exceeded/i,
+  /ResponseBodyTooLarge/i,
+  /log response size exceeded/i,
+];
+
+/** e.g. "-32602: ... try with this block range [0x10, 0x20]" (Alchemy, Infura style hints). */
+const SUGGESTION = /\[\s*(0x[0-9a-f]+|\d+)\s*,\s*(0x[0-9a-f]+|\d+)\s*\]/i;
+
+function describe(error: unknown): { text: string; code?: number; status?: number } {
+  const parts: string[] = [];
+  let code: number | undefined;
+  let status: number | undefined;
+  let e: unknown = error;
+  for (let depth = 0; e && depth < 6; depth++) {
+    const obj = e as {
+      name?: string;
+      message?: string;
+      details?: string;
+      code?: unknown;
+      status?: unknown;
+      cause?: unknown;
+    };
+    parts.push(obj.name ?? '', obj.message ?? '', obj.details ?? '');
+    if (typeof obj.code === 'number' && code === undefined) code = obj.code;
+    if (typeof obj.status === 'number' && status === undefined) status = obj.status;
+    e = obj.cause;
+  }
+  return { text: parts.join(' | '), code, status };
+}
+
+export function classifyRpcError(error: unknown): RpcFailure {
+  const { text, code, status } = describe(error);
+  if (status === 429 || code === 429 || /rate limit|too many requests/i.test(text)) {
+    if (!/too many (results|logs|blocks)/i.test(text)) return { kind: 'rate-limited' };
+  }
+  if (code === -32005 || RANGE_PATTERNS.some((p) => p.test(text)) || (code === -32602 && SUGGESTION.test(text))) {
+    const m = SUGGESTION.exec(text);
+    return m
+      ? { kind: 'range-too-large', suggested: { from: Number(m[1]), to: Number(m[2]) } }
+      : { kind: 'range-too-large' };
+  }
+  return { kind: 'transient' };
+}

@@ -1,0 +1,53 @@
+/**
+ * The compiled ABIs by contract key, and one merged ABI of every lottery event for decoding mixed logs.
+ */
+import type { Abi, AbiEvent, Address } from 'viem';
+import type { ContractKey } from './compile/contract-names';
+import {
+  dailyTicketPoolAbi,
+  jackpotAbi,
+  lpManagerAbi,
+  payoutCalculatorAbi,
+  randomTicketBuyerAbi,
+  ticketNftAbi,
+  usdcAbi,
+} from './generated/artifacts';
+
+export const LOTTERY_ABIS = {
+  usdc: usdcAbi,
+  jackpot: jackpotAbi,
+  lpManager: lpManagerAbi,
+  payoutCalculator: payoutCalculatorAbi,
+  ticketNft: ticketNftAbi,
+  randomTicketBuyer: randomTicketBuyerAbi,
+  dailyTicketPool: dailyTicketPoolAbi,
+} as const satisfies Record<ContractKey, Abi>;
+
+export type LotteryAddresses = Record<ContractKey, Address>;
+
+/** Contracts whose logs make up the lottery's history (USDC is only the payment token). */
+export const LOTTERY_EVENT_SOURCES = [
+  'jackpot',
+  'lpManager',
+  'payoutCalculator',
+  'ticketNft',
+  'randomTicketBuyer',
+  'dailyTicketPool',
+] as const satisfies readonly ContractKey[];
+
+/**
+ * Every event of the lottery contracts in one ABI. Their topic0s do not collide (the only ERC-20/721 clash,
+ * `Transfer`, comes from USDC, which is left out), so `decodeEventLog` can decode any lottery log with it.
+ */
+export const lotteryEventsAbi: readonly AbiEvent[] = LOTTERY_EVENT_SOURCES.flatMap((key) =>
+  (LOTTERY_ABIS[key] as Abi).filter((item): item is AbiEvent => item.type === 'event'),
+);
+
+/** Every custom error of every contract, to name a revert whichever contract raised it. */
+export const lotteryErrorsAbi: Abi = Object.values(LOTTERY_ABIS).flatMap((abi) =>
+  (abi as Abi).filter((item) => item.type === 'error'),
+);
+
+export function lotteryEventAddresses(addresses: LotteryAddresses): Address[] {
+  return LOTTERY_EVENT_SOURCES.map((key) => addresses[key]);
+}

@@ -1,0 +1,32 @@
+/**
+ * LP activity: deposits, withdrawal requests (in shares) and, a drawing later, their finalization.
+ */
+import type { SimulationContext } from './simulation-context';
+import { lpManagerAbi } from '../generated/artifacts';
+import { USDC_UNIT } from '../lottery-config';
+
+/** Each LP, in turn, finalizes a settled withdrawal if it has one, else deposits or requests a withdrawal. */
+export async function lpActivity(ctx: SimulationContext): Promise<void> {
+  for (const lp of ctx.wallets.lps) {
+    const requestedIn = ctx.pendingWithdrawals.get(lp);
+    if (requestedIn !== undefined && requestedIn < ctx.drawingId) {
+      await ctx.writers.jackpot(lp, 'finalizeWithdraw', []);
+      ctx.pendingWithdrawals.delete(lp);
+      ctx.stats.lpActions++;
+      continue;
+    }
+    const shares = await ctx.rpc.publicClient.readContract({
+      address: ctx.deployment.addresses.lpManager,
+      abi: lpManagerAbi,
+      functionName: 'sharesOf',
+      args: [lp, ctx.drawingId],
+    });
+    if (shares > 0n && requestedIn === undefined && ctx.random.chance(0.5)) {
+      await ctx.writers.jackpot(lp, 'initiateWithdraw', [(shares * BigInt(ctx.random.int(10, 60))) / 100n]);
+      ctx.pendingWithdrawals.set(lp, ctx.drawingId);
+    } else {
+      await ctx.writers.jackpot(lp, 'lpDeposit', [BigInt(ctx.random.int(1_000, 20_000)) * USDC_UNIT]);
+    }
+    ctx.stats.lpActions++;
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Live activity for the demo (`npm start`): a purchase every `purchaseIntervalMs`, a draw every
+ * `drawIntervalMs`, until stopped. One action at a time, so wallets never race for a nonce.
+ */
+import type { LotteryDeployment } from '../deploy';
+import { claimReferralFees, claimWinnings } from './claims';
+import { buyPoolTickets, enterPool, selectPoolWinner } from './daily-pool';
+import { runAndSettle } from './draws';
+import { lpActivity } from './liquidity';
+import { buyOrder, buyQuickPicks } from './purchases';
+import {
+  createSimulationContext,
+  type SimulationContext,
+  type SimulationOptions,
+  type SimulationStats,
+} from './simulation-context';
+
+export interface LiveOptions extends SimulationOptions {
+  purchaseIntervalMs: number;
+  drawIntervalMs: number;
+  /** One line per action, e.g. to the terminal. */
+  onActivity?: (message: string) => void;
+  /** A failed action is reported here and the simulation goes on (default: ignored). */
+  onError?: (error: Error) => void;
+}
+
+export interface LiveSimulation {
+  readonly stats: SimulationStats;
+  /** Resolves once the action in progress (if any) has finished; no action starts afterwards. */
+  stop(): Promise<void>;
+}
+
+async function purchase(ctx: SimulationContext): Promise<string> {
+  const quickPick = ctx.random.chance(0.25);
+  const tickets = quickPick ? await buyQuickPicks(ctx) : await buyOrder(ctx);
+  if (ctx.random.chance(0.3)) await enterPool(ctx, [ctx.random.pick(ctx.wallets.players)]);
+  return `drawing ${ctx.drawingId}: ${tickets.length} ticket(s) bought${quickPick ? ' (quick pick)' : ''}`;
+}
+
+async function draw(ctx: SimulationContext): Promise<string> {
+  await lpActivity(ctx);
+  await buyPoolTickets(ctx, 2);
+  const settled = await runAndSettle(ctx, ctx.random.pick(ctx.wallets.players));
+  await selectPoolWinner(ctx, settled.drawingId);
+  await claimWinnings(ctx, settled, 0.7);
+  await claimReferralFees(ctx, 0.3);
+  const numbers = `${[...settled.winningNormals].sort((a, b) => a - b).join(' ')} + ${settled.winningBonusball}`;
+  return `drawing ${settled.drawingId} settled (${numbers}); drawing ${ctx.drawingId} open`;
+}
+
+export async function startLiveSimulation(
+  rpcUrl: string,
+  deployment: LotteryDeployment,
+  options: LiveOptions,
+): Promise<LiveSimulation> {
+  const ctx = await createSimulationContext(rpcUrl, deployment, options);
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  const loop = async (): Promise<void> => {
+    let nextPurchase = Date.now() + options.purchaseIntervalMs;
+    let nextDraw = Date.now() + options.drawIntervalMs;
+    while (!stopped) {
+      await sleep(Math.max(0, Math.min(nextPurchase, nextDraw) - Date.now()));
+      if (stopped) break;
+      const isDraw = Date.now() >= nextDraw;
+      try {
+        options.onActivity?.(isDraw ? await draw(ctx) : await purchase(ctx));
+      } catch (error) {
+        options.onError?.(error instanceof Error ? error : new Error(String(error)));
+      }
+      if (isDraw) nextDraw = Date.now() + options.drawIntervalMs;
+      else nextPurchase = Date.now() + options.purchaseIntervalMs;
+    }
+  };
+  const running = loop();
+
+  return {
+    stats: ctx.stats,
+    stop: async () => {
+      stopped = true;
+      wake?.();
+      await running;
+    },
+  };
+}

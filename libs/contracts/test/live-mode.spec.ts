@@ -1,0 +1,42 @@
+/** Live mode (the `npm start` demo) on a real anvil: it buys and draws on its timers and stops cleanly. */
+import { type AnvilInstance, startAnvil } from '../src/local-chain/anvil-process';
+import { deployLottery, startLiveSimulation } from '../src';
+import { named, readLotteryLogs } from './support/lottery-logs';
+
+jest.setTimeout(60_000);
+
+describe('live mode', () => {
+  let anvil: AnvilInstance;
+
+  beforeAll(async () => {
+    anvil = await startAnvil();
+  });
+  afterAll(async () => {
+    await anvil?.stop();
+  });
+
+  it('buys every purchase interval, draws every draw interval, and does nothing after stop()', async () => {
+    const deployment = await deployLottery(anvil.rpcUrl);
+    const errors: Error[] = [];
+    const activity: string[] = [];
+    const live = await startLiveSimulation(anvil.rpcUrl, deployment, {
+      seed: 'live',
+      purchaseIntervalMs: 40,
+      drawIntervalMs: 700,
+      onActivity: (line) => activity.push(line),
+      onError: (error) => errors.push(error),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_800));
+    await live.stop();
+    const stopped = await readLotteryLogs(anvil.rpcUrl, deployment);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    expect(errors).toEqual([]);
+    expect(live.stats.orders).toBeGreaterThan(3);
+    expect(live.stats.draws).toBeGreaterThanOrEqual(1);
+    expect(activity.some((line) => line.includes('settled'))).toBe(true);
+    expect(named(stopped, 'JackpotSettled')).toHaveLength(live.stats.draws);
+    expect(named(stopped, 'TicketOrderProcessed').length).toBeGreaterThanOrEqual(live.stats.orders);
+    expect(await readLotteryLogs(anvil.rpcUrl, deployment)).toHaveLength(stopped.length);
+  });
+});

@@ -1,0 +1,33 @@
+import { checksumAddress, isAddressShape, normalizeAddress } from './address';
+import { toAmount } from './amount';
+import { formatTimestamp, TIMESTAMP_PATTERN } from './timestamp';
+
+describe('output formatting', () => {
+  it('checksums addresses per EIP-55 whatever the input case', () => {
+    const expected = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+    expect(checksumAddress(expected.toLowerCase())).toBe(expected);
+    expect(checksumAddress(expected.toUpperCase().replace('0X', '0x'))).toBe(expected);
+  });
+
+  it('validates addresses by shape only and stores them lowercase', () => {
+    expect(isAddressShape('0x' + 'A'.repeat(40))).toBe(true);
+    expect(isAddressShape('0x' + 'g'.repeat(40))).toBe(false);
+    expect(isAddressShape('0x' + 'a'.repeat(39))).toBe(false);
+    expect(normalizeAddress('0xABCDEF0123456789ABCDEF0123456789ABCDEF01')).toBe(
+      '0xabcdef0123456789abcdef0123456789abcdef01',
+    );
+    expect(() => normalizeAddress('nope')).toThrow(RangeError);
+  });
+
+  it('renders amounts as digits with decimals and refuses negatives', () => {
+    expect(toAmount(2n ** 200n)).toEqual({ amount: (2n ** 200n).toString(), decimals: 6 });
+    expect(toAmount('0', 18)).toEqual({ amount: '0', decimals: 18 });
+    expect(() => toAmount(-1n)).toThrow(RangeError);
+  });
+
+  it('renders block seconds as ISO UTC with three millisecond digits', () => {
+    expect(formatTimestamp(0)).toBe('1970-01-01T00:00:00.000Z');
+    expect(formatTimestamp(1_700_000_000)).toBe('2023-11-14T22:13:20.000Z');
+    expect(formatTimestamp(new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6)))).toMatch(TIMESTAMP_PATTERN);
+  });
+});

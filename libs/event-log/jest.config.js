@@ -1,0 +1,6 @@
+module.exports = {
+  ...require('../../jest.preset.js'),
+  ...require('../testing/jest-kafka.js'),
+  displayName: 'event-log',
+  rootDir: __dirname,
+};

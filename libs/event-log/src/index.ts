@@ -1,0 +1,4 @@
+export * from './event-log.port';
+export * from './create-event-log';
+export { PostgresEventLog, type PostgresEventLogConfig } from './postgres/postgres-event-log';
+export { KafkaEventLog, type KafkaEventLogConfig } from './kafka/kafka-event-log';

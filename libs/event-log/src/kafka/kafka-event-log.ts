@@ -1,0 +1,208 @@
+import type { EventEnvelope, IndexerCheckpoint } from '@lottery/domain';
+import { type Admin, CompressionTypes, Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
+import { encodeInChunks } from '../encode-in-chunks';
+import type { EventLog, LoggedEvent, OnBatch, SubscribeOptions, Subscription } from '../event-log.port';
+import { LiveSubscriptions } from '../subscription/live-subscriptions';
+import { runSubscription } from '../subscription/run-subscription';
+import { WakeSignal } from '../subscription/wake-signal';
+import { kafkaLogCreator } from './kafka-log';
+import { LazyClient } from './lazy-client';
+import { KafkaPartitionReader, type KafkaRecord } from './kafka-partition-reader';
+import { ensureLogTopics, type KafkaLogTopics, kafkaLogTopics, MAX_MESSAGE_BYTES } from './kafka-topics';
+
+export interface KafkaEventLogConfig {
+  brokers: string[];
+  chainId: number;
+  /** Topics are `<prefix>.events.<chainId>` and `<prefix>.checkpoints.<chainId>`. Default "lottery". */
+  topicPrefix?: string;
+  /** Default "lottery-event-log". */
+  clientId?: string;
+  /**
+   * One per chain: a second indexer with the same id fences the first (its appends then fail), which
+   * is what makes the indexer a single writer. Default `<prefix>.indexer.<chainId>`.
+   */
+  transactionalId?: string;
+  /** Default 1 (a single broker); 3 in a production cluster. */
+  replicationFactor?: number;
+  /** Default 1; 2 with replicationFactor 3. */
+  minInsyncReplicas?: number;
+}
+
+/**
+ * Several requests per transaction rather than one oversized record batch: a quarter of the topics'
+ * max.message.bytes even before gzip, so a chunk always fits.
+ */
+const SEND_CHUNK = { maxEvents: 5_000, maxBytes: MAX_MESSAGE_BYTES / 4 };
+/** How long read() and lastCheckpoint() wait for the broker before giving up. */
+const READ_TIMEOUT_MS = 30_000;
+
+/** The production log: one single-partition topic per chain, written in Kafka transactions. */
+export class KafkaEventLog implements EventLog {
+  private readonly kafka: Kafka;
+  private readonly topics: KafkaLogTopics;
+  private readonly key: string;
+  private readonly clientId: string;
+  private readonly subscriptions = new LiveSubscriptions();
+  private readonly admin: LazyClient<Admin>;
+  /**
+   * Connected on the first append only: readers (projectors) never register the transactional id,
+   * which would fence the indexer's producer.
+   */
+  private readonly producer: LazyClient<Producer>;
+  /** Appends run one after another: a producer has one transaction open at a time. */
+  private appending: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly config: KafkaEventLogConfig) {
+    const prefix = config.topicPrefix ?? 'lottery';
+    this.clientId = config.clientId ?? 'lottery-event-log';
+    this.kafka = new Kafka({
+      clientId: this.clientId,
+      brokers: config.brokers,
+      logLevel: logLevel.WARN,
+      logCreator: kafkaLogCreator,
+    });
+    this.topics = kafkaLogTopics(prefix, config.chainId);
+    this.admin = new LazyClient(() => this.kafka.admin());
+    this.producer = new LazyClient(() =>
+      this.kafka.producer({
+        transactionalId: config.transactionalId ?? `${prefix}.indexer.${config.chainId}`,
+        idempotent: true,
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: false,
+        createPartitioner: Partitioners.DefaultPartitioner,
+      }),
+    );
+    // The partition key of architecture.md; with one partition it only labels the records.
+    this.key = String(config.chainId);
+  }
+
+  async init(): Promise<void> {
+    await ensureLogTopics(await this.admin.get(), this.topics, {
+      replicationFactor: this.config.replicationFactor ?? 1,
+      minInsyncReplicas: this.config.minInsyncReplicas ?? 1,
+    });
+  }
+
+  append(events: EventEnvelope[], checkpoint: IndexerCheckpoint): Promise<void> {
+    const appended = this.appending.then(() => this.appendInTransaction(events, checkpoint));
+    this.appending = appended.catch(() => undefined);
+    return appended;
+  }
+
+  async lastCheckpoint(): Promise<IndexerCheckpoint | null> {
+    const { low, high } = await this.offsets(this.topics.checkpoints);
+    // Each append adds one record and one commit marker; aborted appends add more. Look at the end
+    // first and widen only if that window holds no committed record.
+    for (let window = 16; ; window *= 4) {
+      const from = Math.max(low, high - window);
+      const records = await this.readRecords(this.topics.checkpoints, from, high, Number.POSITIVE_INFINITY);
+      const latest = records[records.length - 1];
+      if (latest) return JSON.parse(latest.value.toString('utf8')) as IndexerCheckpoint;
+      if (from <= low) return null;
+    }
+  }
+
+  async read(fromPosition: number, maxEvents: number): Promise<LoggedEvent[]> {
+    const records = await this.readRecords(this.topics.events, fromPosition, await this.tail(), maxEvents);
+    return records.map(toLoggedEvent);
+  }
+
+  async head(): Promise<number> {
+    return (await this.offsets(this.topics.events)).low;
+  }
+
+  /** The last stable offset: kafkajs lists offsets read-committed, so an open transaction is not counted. */
+  async tail(): Promise<number> {
+    return (await this.offsets(this.topics.events)).high;
+  }
+
+  subscribe(fromPosition: number, onBatch: OnBatch, opts?: SubscribeOptions): Subscription {
+    const bufferLimit = 2 * (opts?.maxBatch ?? 5_000);
+    return this.subscriptions.track(
+      runSubscription(
+        async (from, wake) => {
+          const reader = await this.openReader(this.topics.events, from, bufferLimit, wake);
+          return {
+            pull: async (position, max) => reader.take(position, max).map(toLoggedEvent),
+            close: () => reader.close(),
+          };
+        },
+        fromPosition,
+        onBatch,
+        opts,
+      ),
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.subscriptions.stopAll();
+    await this.appending;
+    await Promise.all([this.producer.close(), this.admin.close()]);
+  }
+
+  private async appendInTransaction(events: EventEnvelope[], checkpoint: IndexerCheckpoint): Promise<void> {
+    const transaction = await (await this.producer.get()).transaction();
+    try {
+      for (const chunk of encodeInChunks(events, SEND_CHUNK)) {
+        await transaction.send({
+          topic: this.topics.events,
+          acks: -1,
+          compression: CompressionTypes.GZIP,
+          messages: chunk.map((value) => ({ key: this.key, value })),
+        });
+      }
+      await transaction.send({
+        topic: this.topics.checkpoints,
+        acks: -1,
+        messages: [{ key: this.key, value: JSON.stringify(checkpoint) }],
+      });
+      await transaction.commit();
+    } catch (error) {
+      // A producer that cannot abort (fenced, disconnected) is replaced by a fresh one on the next append.
+      await transaction.abort().catch(() => this.producer.discard());
+      throw error;
+    }
+  }
+
+  private async offsets(topic: string): Promise<{ low: number; high: number }> {
+    const [partition] = await (await this.admin.get()).fetchTopicOffsets(topic);
+    if (!partition) throw new Error(`topic ${topic} has no partition: call init()`);
+    return { low: Number(partition.low), high: Number(partition.high) };
+  }
+
+  /** Committed records of [from, end), at most `max`, with a reader opened for this one call. */
+  private async readRecords(topic: string, from: number, end: number, max: number): Promise<KafkaRecord[]> {
+    if (max <= 0 || from >= end) return [];
+    const wake = new WakeSignal();
+    const reader = await this.openReader(topic, from, Math.min(max, 10_000), wake);
+    const deadline = Date.now() + READ_TIMEOUT_MS;
+    const records: KafkaRecord[] = [];
+    try {
+      while (records.length < max) {
+        records.push(...reader.take(from, max - records.length));
+        if (records.length >= max || reader.position >= end) break;
+        if (Date.now() > deadline)
+          throw new Error(`reading ${topic} from ${from}: no progress within ${READ_TIMEOUT_MS} ms`);
+        await wake.wait(deadline - Date.now());
+      }
+    } finally {
+      await reader.close();
+    }
+    return records;
+  }
+
+  private openReader(topic: string, fromOffset: number, bufferLimit: number, wake: WakeSignal) {
+    return KafkaPartitionReader.open({
+      kafka: this.kafka,
+      clientId: this.clientId,
+      topic,
+      fromOffset,
+      bufferLimit,
+      onProgress: () => wake.notify(),
+    });
+  }
+}
+
+function toLoggedEvent(record: KafkaRecord): LoggedEvent {
+  return { position: record.offset, event: JSON.parse(record.value.toString('utf8')) as EventEnvelope };
+}

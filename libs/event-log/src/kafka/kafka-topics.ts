@@ -1,0 +1,60 @@
+import type { Admin, ITopicConfig } from 'kafkajs';
+
+export interface KafkaLogTopics {
+  /** Every event of one chain, one partition: the log's total order. */
+  events: string;
+  /** The indexer's checkpoint, compacted to the latest by key. */
+  checkpoints: string;
+}
+
+export interface KafkaTopicSettings {
+  replicationFactor: number;
+  minInsyncReplicas: number;
+}
+
+/** Largest record batch the topics accept; appends send well under it (see KafkaEventLog). */
+export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+export function kafkaLogTopics(prefix: string, chainId: number): KafkaLogTopics {
+  return { events: `${prefix}.events.${chainId}`, checkpoints: `${prefix}.checkpoints.${chainId}` };
+}
+
+/**
+ * Creates both topics if missing, every setting explicit rather than inherited from the broker: the log
+ * is the source of truth for every read model, so it is kept forever, acknowledged only once in sync,
+ * and never elects an out-of-sync leader. An existing events topic with more than one partition is
+ * refused: it would break the total order.
+ */
+export async function ensureLogTopics(
+  admin: Admin,
+  topics: KafkaLogTopics,
+  settings: KafkaTopicSettings,
+): Promise<void> {
+  const common = {
+    'min.insync.replicas': String(settings.minInsyncReplicas),
+    'unclean.leader.election.enable': 'false',
+    // Keep the producer's gzip batches as written; the broker never recompresses.
+    'compression.type': 'producer',
+    'max.message.bytes': String(MAX_MESSAGE_BYTES),
+  };
+  const topic = (name: string, config: Record<string, string>): ITopicConfig => ({
+    topic: name,
+    numPartitions: 1,
+    replicationFactor: settings.replicationFactor,
+    configEntries: Object.entries({ ...common, ...config }).map(([name, value]) => ({ name, value })),
+  });
+  const wanted = [
+    topic(topics.events, { 'cleanup.policy': 'delete', 'retention.ms': '-1', 'retention.bytes': '-1' }),
+    // Small segments so compaction can run: only closed segments are compacted.
+    topic(topics.checkpoints, { 'cleanup.policy': 'compact', 'segment.bytes': String(1024 * 1024) }),
+  ];
+  // Creating only what is missing: kafkajs logs "already exists" as an ERROR (and still succeeds).
+  const existing = new Set(await admin.listTopics());
+  const missing = wanted.filter((t) => !existing.has(t.topic));
+  if (missing.length > 0) await admin.createTopics({ waitForLeaders: true, topics: missing });
+  const metadata = await admin.fetchTopicMetadata({ topics: [topics.events] });
+  const partitions = metadata.topics[0]?.partitions.length;
+  if (partitions !== 1) {
+    throw new Error(`topic ${topics.events} has ${partitions} partitions; the event log needs exactly 1 (total order)`);
+  }
+}

@@ -1,0 +1,47 @@
+/** Names of the event log's objects in one Postgres schema, quoted and ready for SQL text. */
+export interface PostgresLogSchema {
+  schema: string;
+  events: string;
+  checkpoint: string;
+  /** The LISTEN/NOTIFY channel appends wake subscribers on. */
+  channel: string;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,39}$/;
+
+export function postgresLogSchema(schema: string): PostgresLogSchema {
+  // Interpolated into SQL (identifiers cannot be bind parameters): only plain lowercase names pass.
+  if (!IDENTIFIER.test(schema)) throw new Error(`invalid event log schema name ${JSON.stringify(schema)}`);
+  return {
+    schema: `"${schema}"`,
+    events: `"${schema}".event_log`,
+    checkpoint: `"${schema}".event_log_checkpoint`,
+    channel: `${schema}_event_log`,
+  };
+}
+
+/**
+ * The log table and its one-row checkpoint table. No unique key on event_id: after a reorg back to a
+ * block the log already holds, the same event is legitimately appended again (after BlocksReverted).
+ * fillfactor 100 because rows are never updated; block_number, type and event_id are copies of the
+ * envelope's fields for ad-hoc SQL by operators.
+ */
+export function createLogSchemaSql(names: PostgresLogSchema): string[] {
+  return [
+    `CREATE SCHEMA IF NOT EXISTS ${names.schema}`,
+    `CREATE TABLE IF NOT EXISTS ${names.events} (
+       position bigserial PRIMARY KEY,
+       event_id text NOT NULL,
+       type text NOT NULL,
+       block_number bigint NOT NULL,
+       envelope jsonb NOT NULL,
+       appended_at timestamptz NOT NULL DEFAULT now()
+     ) WITH (fillfactor = 100)`,
+    `CREATE TABLE IF NOT EXISTS ${names.checkpoint} (
+       singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+       checkpoint jsonb,
+       updated_at timestamptz NOT NULL DEFAULT now()
+     )`,
+    `INSERT INTO ${names.checkpoint} (singleton, checkpoint) VALUES (true, NULL) ON CONFLICT DO NOTHING`,
+  ];
+}

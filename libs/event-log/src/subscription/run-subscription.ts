@@ -1,0 +1,84 @@
+import type { LoggedEvent, OnBatch, SubscribeOptions, Subscription } from '../event-log.port';
+import { WakeSignal } from './wake-signal';
+
+/** How an adapter feeds a subscription: committed events from a position, in log order. */
+export interface EventSource {
+  /** Up to `max` events at positions >= `from`; [] when none are available right now. */
+  pull(from: number, max: number): Promise<LoggedEvent[]>;
+  close(): Promise<void>;
+}
+
+/** Opens an adapter's source; the source calls `wake.notify()` whenever new events may be available. */
+export type OpenEventSource = (fromPosition: number, wake: WakeSignal) => Promise<EventSource>;
+
+const DEFAULT_MAX_BATCH = 5_000;
+const DEFAULT_MAX_WAIT_MS = 100;
+/** An idle subscription looks again this often even without a wake-up: a safety net, not the latency path. */
+const IDLE_RECHECK_MS = 1_000;
+
+/**
+ * The subscription loop both adapters share: pull a batch, let it grow until maxBatch events or
+ * maxWaitMs after its first event, hand it to onBatch, wait for onBatch, repeat from the next position.
+ */
+export function runSubscription(
+  open: OpenEventSource,
+  fromPosition: number,
+  onBatch: OnBatch,
+  opts: SubscribeOptions = {},
+): Subscription {
+  const maxBatch = opts.maxBatch ?? DEFAULT_MAX_BATCH;
+  const maxWaitMs = opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  const wake = new WakeSignal();
+  let stopping = false;
+
+  const done = (async () => {
+    const source = await open(fromPosition, wake);
+    try {
+      let next = fromPosition;
+      while (!stopping) {
+        const batch = await source.pull(next, maxBatch);
+        if (batch.length === 0) {
+          await wake.wait(IDLE_RECHECK_MS);
+          continue;
+        }
+        await growBatch(batch, source, wake, maxBatch, Date.now() + maxWaitMs, () => stopping);
+        // After stop() the batch is dropped undelivered: the consumer resumes from its own stored position.
+        if (stopping) break;
+        await onBatch(batch);
+        next = lastPosition(batch) + 1;
+      }
+    } finally {
+      await source.close();
+    }
+  })();
+  // Observed through stop() or done; never an unhandled rejection of its own.
+  done.catch(() => undefined);
+
+  return {
+    done,
+    stop: async () => {
+      stopping = true;
+      wake.notify();
+      await done;
+    },
+  };
+}
+
+async function growBatch(
+  batch: LoggedEvent[],
+  source: EventSource,
+  wake: WakeSignal,
+  maxBatch: number,
+  deadline: number,
+  isStopping: () => boolean,
+): Promise<void> {
+  while (batch.length < maxBatch && !isStopping()) {
+    const left = deadline - Date.now();
+    if (left <= 0 || !(await wake.wait(left))) return;
+    batch.push(...(await source.pull(lastPosition(batch) + 1, maxBatch - batch.length)));
+  }
+}
+
+function lastPosition(batch: LoggedEvent[]): number {
+  return batch[batch.length - 1]?.position ?? Number.NaN;
+}

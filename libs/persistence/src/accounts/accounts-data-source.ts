@@ -1,0 +1,68 @@
+import { DataSource } from 'typeorm';
+import { ACCOUNTS_SCHEMA } from './accounts-schema';
+import { ApiKeyEntity } from './api-key.entity';
+import { CreateApiKeys1763856000000 } from './migrations/1763856000000-create-api-keys';
+import { CreatePartners1764720000000 } from './migrations/1764720000000-create-partners';
+import { PartnerEntity } from './partner.entity';
+import { PartnerGrantEntity } from './partner-grant.entity';
+
+export interface AccountsDataSourceOptions {
+  url: string;
+  /** At least 2: migrating holds one connection for the advisory lock while TypeORM uses another. */
+  poolSize?: number;
+  /** Fail fast when Postgres is unreachable, so callers can answer 503 instead of hanging. */
+  connectTimeoutMs?: number;
+  queryTimeoutMs?: number;
+}
+
+export function createAccountsDataSource(options: AccountsDataSourceOptions): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url: options.url,
+    schema: ACCOUNTS_SCHEMA,
+    entities: [ApiKeyEntity, PartnerEntity, PartnerGrantEntity],
+    migrations: [CreateApiKeys1763856000000, CreatePartners1764720000000],
+    migrationsTableName: 'accounts_migrations',
+    synchronize: false,
+    migrationsRun: false,
+    logging: false,
+    connectTimeoutMS: options.connectTimeoutMs ?? 2000,
+    extra: { max: Math.max(2, options.poolSize ?? 5), query_timeout: options.queryTimeoutMs ?? 5000 },
+  });
+}
+
+/** Any fixed 64-bit number, unique among the advisory locks the project takes. */
+const MIGRATION_LOCK_ID = '7316432451006112001';
+
+/**
+ * Applies the accounts migrations. Several API replicas may start at once: an advisory lock makes them
+ * take turns, so exactly one creates the tables and the others find them done. The schema is created
+ * before TypeORM runs because its migrations table lives inside it.
+ */
+export async function migrateAccounts(dataSource: DataSource): Promise<void> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await runner.query(`CREATE SCHEMA IF NOT EXISTS ${ACCOUNTS_SCHEMA}`);
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
+    await runner.release();
+  }
+}
+
+/**
+ * Opens the accounts database, brings its schema up to date, runs `work` and closes it again: what a
+ * one-shot command (the ops CLI) needs around each use of ApiKeysService or PartnersService.
+ */
+export async function withAccountsDatabase<T>(url: string, work: (dataSource: DataSource) => Promise<T>): Promise<T> {
+  const dataSource = createAccountsDataSource({ url });
+  await dataSource.initialize();
+  try {
+    await migrateAccounts(dataSource);
+    return await work(dataSource);
+  } finally {
+    await dataSource.destroy();
+  }
+}

@@ -1,0 +1,162 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { IsNull } from 'typeorm';
+import { ApiKeyEntity } from './api-key.entity';
+import { apiKeyHint, generateApiKey, hashApiKey, KEY_WORD_PATTERN } from './api-key-format';
+
+/** A stored key as ops and the API see it: everything but the hash. */
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  environment: string;
+  keyHint: string;
+  perMinute: number | null;
+  perDay: number | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+  replacedBy: string | null;
+}
+
+/** A freshly issued key: the only moment the plain key exists outside the caller's hands. */
+export interface IssuedApiKey {
+  key: string;
+  record: ApiKeyRecord;
+}
+
+export interface ApiKeyLimits {
+  perMinute: number | null;
+  perDay: number | null;
+}
+
+export interface CreateApiKeyInput extends Partial<ApiKeyLimits> {
+  name: string;
+  environment: string;
+}
+
+export class ApiKeyNotFoundError extends Error {
+  constructor(id: string) {
+    super(`no API key with id ${id}`);
+    this.name = 'ApiKeyNotFoundError';
+  }
+}
+
+export class ApiKeyRevokedError extends Error {
+  constructor(id: string) {
+    super(`API key ${id} is revoked`);
+    this.name = 'ApiKeyRevokedError';
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Create, list, revoke and rotate Data API keys (called by the ops CLI), and look them up (the API). */
+export class ApiKeysService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly keyPrefix: string,
+  ) {}
+
+  async create(input: CreateApiKeyInput): Promise<IssuedApiKey> {
+    return this.issue(this.dataSource.manager, input);
+  }
+
+  async list(filter: { environment?: string; includeRevoked?: boolean } = {}): Promise<ApiKeyRecord[]> {
+    const rows = await this.dataSource.getRepository(ApiKeyEntity).find({
+      where: {
+        ...(filter.environment === undefined ? {} : { environment: filter.environment }),
+        ...(filter.includeRevoked ? {} : { revokedAt: IsNull() }),
+      },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+    return rows.map(toRecord);
+  }
+
+  /** Idempotent: revoking a revoked key keeps its first revocation time. */
+  async revoke(id: string): Promise<ApiKeyRecord> {
+    return this.dataSource.transaction(async (tx) => {
+      const row = await lockKey(tx, id);
+      if (row.revokedAt === null) {
+        row.revokedAt = new Date();
+        await tx.save(row);
+      }
+      return toRecord(row);
+    });
+  }
+
+  /** Issues a successor with the same name, environment and limits, and revokes the old key at once. */
+  async rotate(id: string): Promise<IssuedApiKey> {
+    return this.dataSource.transaction(async (tx) => {
+      const old = await lockKey(tx, id);
+      if (old.revokedAt !== null) throw new ApiKeyRevokedError(id);
+      const issued = await this.issue(tx, old);
+      old.revokedAt = new Date();
+      old.replacedBy = issued.record.id;
+      await tx.save(old);
+      return issued;
+    });
+  }
+
+  async setLimits(id: string, limits: ApiKeyLimits): Promise<ApiKeyRecord> {
+    assertLimits(limits);
+    return this.dataSource.transaction(async (tx) => {
+      const row = await lockKey(tx, id);
+      row.perMinute = limits.perMinute;
+      row.perDay = limits.perDay;
+      return toRecord(await tx.save(row));
+    });
+  }
+
+  /** Revoked keys are returned too: the API tells "revoked" apart from "unknown". */
+  async findByKey(key: string): Promise<ApiKeyRecord | null> {
+    const row = await this.dataSource.getRepository(ApiKeyEntity).findOneBy({ keyHash: hashApiKey(key) });
+    return row ? toRecord(row) : null;
+  }
+
+  private async issue(manager: EntityManager, input: CreateApiKeyInput): Promise<IssuedApiKey> {
+    if (!KEY_WORD_PATTERN.test(input.environment)) throw new RangeError(`invalid environment "${input.environment}"`);
+    if (input.name.trim() === '') throw new RangeError('an API key needs a name');
+    const limits = { perMinute: input.perMinute ?? null, perDay: input.perDay ?? null };
+    assertLimits(limits);
+    const key = generateApiKey(this.keyPrefix, input.environment);
+    const row = manager.create(ApiKeyEntity, {
+      name: input.name,
+      environment: input.environment,
+      keyHash: hashApiKey(key),
+      keyHint: apiKeyHint(key),
+      ...limits,
+      revokedAt: null,
+      replacedBy: null,
+    });
+    return { key, record: toRecord(await manager.save(row)) };
+  }
+}
+
+async function lockKey(tx: EntityManager, id: string): Promise<ApiKeyEntity> {
+  // Not a uuid cannot exist; checking here keeps Postgres from raising a cast error instead.
+  const row = UUID.test(id)
+    ? await tx.getRepository(ApiKeyEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } })
+    : null;
+  if (!row) throw new ApiKeyNotFoundError(id);
+  return row;
+}
+
+function assertLimits(limits: ApiKeyLimits): void {
+  for (const [name, value] of Object.entries(limits)) {
+    if (value !== null && (!Number.isSafeInteger(value) || value < 1 || value > 2_147_483_647)) {
+      throw new RangeError(`${name} must be a positive integer or null, got ${value}`);
+    }
+  }
+}
+
+function toRecord(row: ApiKeyEntity): ApiKeyRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    environment: row.environment,
+    keyHint: row.keyHint,
+    perMinute: row.perMinute,
+    perDay: row.perDay,
+    createdAt: row.createdAt,
+    revokedAt: row.revokedAt,
+    replacedBy: row.replacedBy,
+  };
+}

@@ -1,0 +1,10 @@
+export * from './accounts-schema';
+export * from './accounts-data-source';
+export * from './api-key-format';
+export * from './api-key.entity';
+export * from './api-keys.service';
+export * from './partner.entity';
+export * from './partner-grant.entity';
+export * from './partner-eligibility';
+export { type GrantRecord, type IssuedPartnerKey, PartnerNotFoundError, type PartnerRecord } from './partner-records';
+export * from './partners.service';

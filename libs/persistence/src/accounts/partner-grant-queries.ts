@@ -1,0 +1,134 @@
+import type { EntityManager } from 'typeorm';
+import { ACCOUNTS_SCHEMA } from './accounts-schema';
+import type { EligibilityFacts } from './partner-eligibility';
+import { type GrantRecord, type GrantRow, toGrantRecord } from './partner-records';
+
+/** The ledger's SQL. Every state change is one conditional statement, so a stale writer changes nothing. */
+const PARTNERS = `${ACCOUNTS_SCHEMA}.partners`;
+const GRANTS = `${ACCOUNTS_SCHEMA}.partner_grants`;
+
+/** Rows of any statement; TypeORM returns `[rows, count]` for UPDATE unless asked for a structured result. */
+async function rows<T = GrantRow>(manager: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+  const runner = manager.queryRunner ?? manager.connection.createQueryRunner();
+  try {
+    return (await runner.query(sql, params, true)).records as T[];
+  } finally {
+    if (runner !== manager.queryRunner) await runner.release();
+  }
+}
+
+async function grants(manager: EntityManager, sql: string, params: unknown[]): Promise<GrantRecord[]> {
+  return (await rows(manager, sql, params)).map(toGrantRecord);
+}
+
+export async function eligibilityFacts(
+  manager: EntityManager,
+  partnerId: number,
+  wallet: string,
+): Promise<EligibilityFacts> {
+  const [row] = (await manager.query(
+    `SELECT p.active, p.quantity_left, p.per_wallet_max,
+            (SELECT count(*) FROM ${GRANTS} g
+              WHERE g.partner_id = p.id AND g.wallet = $2 AND g.status <> 'failed')::int AS wallet_grants
+       FROM ${PARTNERS} p WHERE p.id = $1`,
+    [partnerId, wallet],
+  )) as { active: boolean; quantity_left: number; per_wallet_max: number; wallet_grants: number }[];
+  if (!row) return { partner: null, walletGrants: 0 };
+  return {
+    partner: { active: row.active, quantityLeft: row.quantity_left, perWalletMax: row.per_wallet_max },
+    walletGrants: row.wallet_grants,
+  };
+}
+
+/**
+ * Locks the partner row until the transaction ends. Every reservation of the partner takes this lock
+ * before counting, so concurrent reservations are decided one after another.
+ */
+export async function lockPartner(manager: EntityManager, partnerId: number): Promise<boolean> {
+  const locked = (await manager.query(`SELECT id FROM ${PARTNERS} WHERE id = $1 FOR UPDATE`, [partnerId])) as unknown[];
+  return locked.length > 0;
+}
+
+export async function insertPendingGrant(
+  manager: EntityManager,
+  partnerId: number,
+  wallet: string,
+): Promise<GrantRecord> {
+  await manager.query(`UPDATE ${PARTNERS} SET quantity_left = quantity_left - 1, updated_at = now() WHERE id = $1`, [
+    partnerId,
+  ]);
+  const [grant] = await grants(
+    manager,
+    `INSERT INTO ${GRANTS} (partner_id, wallet, status) VALUES ($1, $2, 'pending') RETURNING *`,
+    [partnerId, wallet],
+  );
+  return grant;
+}
+
+export async function findGrant(manager: EntityManager, id: string, lock = false): Promise<GrantRecord | null> {
+  const [grant] = await grants(manager, `SELECT * FROM ${GRANTS} WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+  return grant ?? null;
+}
+
+export function listGrants(
+  manager: EntityManager,
+  filter: { partnerId?: number; wallet?: string; unfinished?: boolean; limit?: number },
+): Promise<GrantRecord[]> {
+  return grants(
+    manager,
+    `SELECT * FROM ${GRANTS}
+      WHERE ($1::int IS NULL OR partner_id = $1)
+        AND ($2::text IS NULL OR wallet = $2)
+        AND (NOT $3 OR status IN ('pending', 'sent'))
+      ORDER BY created_at, id
+      LIMIT $4`,
+    [filter.partnerId ?? null, filter.wallet ?? null, filter.unfinished ?? false, filter.limit ?? null],
+  );
+}
+
+/** pending → sent, recording the one transaction signed for the grant. */
+export async function markGrantSent(
+  manager: EntityManager,
+  id: string,
+  txHash: string,
+  rawTx: string,
+): Promise<boolean> {
+  const updated = await rows<{ id: string }>(
+    manager,
+    `UPDATE ${GRANTS} SET status = 'sent', tx_hash = $2, raw_tx = $3, error = NULL, updated_at = now()
+      WHERE id = $1 AND status = 'pending' RETURNING id`,
+    [id, txHash, rawTx],
+  );
+  return updated.length === 1;
+}
+
+/** sent → succeeded; true also when it already had succeeded, so a reconciling retry is harmless. */
+export async function markGrantSucceeded(manager: EntityManager, id: string): Promise<boolean> {
+  const updated = await rows<{ id: string }>(
+    manager,
+    `UPDATE ${GRANTS} SET status = 'succeeded', error = NULL, updated_at = now()
+      WHERE id = $1 AND status IN ('sent', 'succeeded') RETURNING id`,
+    [id],
+  );
+  return updated.length === 1;
+}
+
+/** Any unfinished state among `from` → failed, giving the partner its ticket back; false if nothing changed. */
+export async function failGrant(
+  manager: EntityManager,
+  id: string,
+  error: string,
+  from: readonly ('pending' | 'sent')[],
+): Promise<boolean> {
+  const [failed] = await rows<{ partner_id: number }>(
+    manager,
+    `UPDATE ${GRANTS} SET status = 'failed', error = $2, updated_at = now()
+      WHERE id = $1 AND status = ANY($3::text[]) RETURNING partner_id`,
+    [id, error, from],
+  );
+  if (!failed) return false;
+  await manager.query(`UPDATE ${PARTNERS} SET quantity_left = quantity_left + 1, updated_at = now() WHERE id = $1`, [
+    failed.partner_id,
+  ]);
+  return true;
+}

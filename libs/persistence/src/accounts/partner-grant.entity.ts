@@ -1,0 +1,42 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { ACCOUNTS_SCHEMA } from './accounts-schema';
+
+export const GRANT_STATUSES = ['pending', 'sent', 'succeeded', 'failed'] as const;
+
+/**
+ * pending: reserved, nothing signed yet. sent: its one signed transaction is stored (maybe not yet
+ * broadcast). succeeded: mined successfully. failed: will never be mined; the partner got the ticket back.
+ */
+export type GrantStatus = (typeof GRANT_STATUSES)[number];
+
+/** One free ticket a partner grants to a wallet: the ledger row behind a reservation and its purchase. */
+@Entity({ schema: ACCOUNTS_SCHEMA, name: 'partner_grants' })
+export class PartnerGrantEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ name: 'partner_id', type: 'integer' })
+  partnerId!: number;
+
+  /** Lowercase. */
+  @Column({ type: 'char', length: 42 })
+  wallet!: string;
+
+  @Column({ type: 'text' })
+  status!: GrantStatus;
+
+  @Column({ name: 'tx_hash', type: 'char', length: 66, nullable: true })
+  txHash!: string | null;
+
+  @Column({ name: 'raw_tx', type: 'text', nullable: true })
+  rawTx!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  error!: string | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
+  updatedAt!: Date;
+}

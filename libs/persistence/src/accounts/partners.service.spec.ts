@@ -1,0 +1,130 @@
+import { createTestDatabase, type TestDatabase } from '@lottery/testing';
+import type { DataSource } from 'typeorm';
+import { createAccountsDataSource, migrateAccounts } from './accounts-data-source';
+import { PartnerNotFoundError } from './partner-records';
+import { PartnersService } from './partners.service';
+
+const wallet = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
+const HASH = `0x${'ab'.repeat(32)}`;
+
+describe('PartnersService (Postgres)', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let partners: PartnersService;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('partners');
+    dataSource = await createAccountsDataSource({ url: database.url, poolSize: 12 }).initialize();
+    await migrateAccounts(dataSource);
+    partners = new PartnersService(dataSource, 'lt');
+  });
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  it('creates a partner with a key shown once and stored only as a hash', async () => {
+    const { key, record } = await partners.create({ name: ' Acme ', quantity: 3, perWalletMax: 1 });
+    expect(key).toMatch(/^lt_partner_[0-9A-Za-z]{22}$/);
+    expect(record).toMatchObject({ name: 'Acme', quantityLeft: 3, perWalletMax: 1, active: true });
+    expect(record.keyHint).toBe(`lt_partner_…${key.slice(-4)}`);
+    const [row] = await dataSource.query(
+      'SELECT row_to_json(p)::text AS text FROM lottery_accounts.partners p WHERE id = $1',
+      [record.id],
+    );
+    expect(row.text).not.toContain(key.slice(11));
+    expect(await partners.findByKey(key)).toEqual(record);
+    expect(await partners.findByKey(key.replace('_partner_', '_live_'))).toBeNull();
+    expect(await partners.findByKey('nonsense')).toBeNull();
+  });
+
+  it('lists, tops up, changes the per-wallet maximum and disables idempotently', async () => {
+    const { record } = await partners.create({ name: 'Globex', quantity: 0, perWalletMax: 2 });
+    expect((await partners.list()).map((p) => p.id)).toContain(record.id);
+    expect(await partners.update(record.id, { addQuantity: 5 })).toMatchObject({ quantityLeft: 5, perWalletMax: 2 });
+    expect(await partners.update(record.id, { perWalletMax: 4 })).toMatchObject({ quantityLeft: 5, perWalletMax: 4 });
+    const disabled = await partners.disable(record.id);
+    expect(disabled.active).toBe(false);
+    expect((await partners.disable(record.id)).updatedAt).toEqual(disabled.updatedAt);
+  });
+
+  it('validates input and reports unknown partners', async () => {
+    await expect(partners.create({ name: ' ', quantity: 1, perWalletMax: 1 })).rejects.toThrow(RangeError);
+    await expect(partners.create({ name: 'x', quantity: -1, perWalletMax: 1 })).rejects.toThrow(RangeError);
+    await expect(partners.create({ name: 'x', quantity: 1, perWalletMax: 0 })).rejects.toThrow(RangeError);
+    const { record } = await partners.create({ name: 'x', quantity: 1, perWalletMax: 1 });
+    await expect(partners.update(record.id, {})).rejects.toThrow(RangeError);
+    await expect(partners.update(record.id, { addQuantity: 0 })).rejects.toThrow(RangeError);
+    await expect(partners.update(record.id, { addQuantity: 2 ** 31 - 1 })).rejects.toThrow(RangeError);
+    await expect(partners.update(999_999, { addQuantity: 1 })).rejects.toBeInstanceOf(PartnerNotFoundError);
+    await expect(partners.disable(0)).rejects.toBeInstanceOf(PartnerNotFoundError);
+  });
+
+  it('reserves, and answers each ineligibility reason', async () => {
+    const { record } = await partners.create({ name: 'reasons', quantity: 2, perWalletMax: 1 });
+    expect(await partners.eligibility(record.id, wallet(1).toUpperCase().replace('0X', '0x'))).toEqual({
+      eligible: true,
+    });
+    const first = await partners.reserve(record.id, wallet(1));
+    expect(first).toMatchObject({ reserved: true, grant: { status: 'pending', wallet: wallet(1) } });
+    expect(await partners.reserve(record.id, wallet(1))).toEqual({ reserved: false, reason: 'wallet_limit_reached' });
+    expect(await partners.eligibility(record.id, wallet(1))).toEqual({
+      eligible: false,
+      reason: 'wallet_limit_reached',
+    });
+    await partners.reserve(record.id, wallet(2));
+    expect(await partners.reserve(record.id, wallet(3))).toEqual({ reserved: false, reason: 'quantity_exhausted' });
+    await partners.disable(record.id);
+    expect(await partners.eligibility(record.id, wallet(4))).toEqual({ eligible: false, reason: 'partner_disabled' });
+    expect(await partners.reserve(999_999, wallet(4))).toEqual({ reserved: false, reason: 'partner_not_found' });
+    await expect(partners.reserve(record.id, '0x123')).rejects.toThrow(RangeError);
+  });
+
+  it('never reserves beyond the quantity or a wallet maximum under concurrent requests', async () => {
+    const { record } = await partners.create({ name: 'race', quantity: 10, perWalletMax: 1 });
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => partners.reserve(record.id, wallet(100 + (i % 20)))),
+    );
+    const reserved = results.flatMap((r) => (r.reserved ? [r.grant] : []));
+    expect(reserved).toHaveLength(10);
+    expect(new Set(reserved.map((g) => g.wallet)).size).toBe(10);
+    expect((await partners.get(record.id)).quantityLeft).toBe(0);
+    expect(results.filter((r) => !r.reserved).map((r) => !r.reserved && r.reason)).toEqual(
+      expect.arrayContaining(['wallet_limit_reached', 'quantity_exhausted']),
+    );
+  });
+
+  it('moves a grant pending → sent → succeeded, each step once', async () => {
+    const { record } = await partners.create({ name: 'flow', quantity: 1, perWalletMax: 1 });
+    const reservation = await partners.reserve(record.id, wallet(7));
+    if (!reservation.reserved) throw new Error('expected a reservation');
+    const id = reservation.grant.id;
+    expect(await partners.markSucceeded(id)).toBe(false);
+    expect(await partners.markSent(id, HASH, '0x02f8')).toBe(true);
+    expect(await partners.markSent(id, HASH, '0x02f8')).toBe(false);
+    expect(await partners.release(id, 'lost?', { onlyIfPending: true })).toBe(false);
+    expect(await partners.markSucceeded(id)).toBe(true);
+    expect(await partners.markSucceeded(id)).toBe(true);
+    expect(await partners.release(id, 'too late')).toBe(false);
+    expect(await partners.grant(id)).toMatchObject({ status: 'succeeded', txHash: HASH, rawTx: '0x02f8', error: null });
+    expect((await partners.get(record.id)).quantityLeft).toBe(0);
+    expect(await partners.unfinishedGrants()).not.toContainEqual(expect.objectContaining({ id }));
+  });
+
+  it('releases once: the grant fails and the ticket returns to the partner', async () => {
+    const { record } = await partners.create({ name: 'release', quantity: 1, perWalletMax: 1 });
+    const reservation = await partners.reserve(record.id, wallet(8));
+    if (!reservation.reserved) throw new Error('expected a reservation');
+    const id = reservation.grant.id;
+    expect(await partners.unfinishedGrants()).toContainEqual(expect.objectContaining({ id, status: 'pending' }));
+    const releases = await Promise.all([partners.release(id, 'reverted'), partners.release(id, 'reverted')]);
+    expect(releases.filter(Boolean)).toHaveLength(1);
+    expect(await partners.grant(id)).toMatchObject({ status: 'failed', error: 'reverted' });
+    expect((await partners.get(record.id)).quantityLeft).toBe(1);
+    // The failed grant no longer counts against the wallet.
+    expect(await partners.eligibility(record.id, wallet(8))).toEqual({ eligible: true });
+    expect(await partners.markSent(id, HASH, '0x02')).toBe(false);
+    expect(await partners.grants({ partnerId: record.id })).toHaveLength(1);
+    expect(await partners.grant('not-a-uuid')).toBeNull();
+  });
+});

@@ -1,0 +1,205 @@
+import { normalizeAddress } from '@lottery/domain';
+import type { DataSource, EntityManager } from 'typeorm';
+import { apiKeyHint, generateApiKey, hashApiKey, parseApiKey } from './api-key-format';
+import { PartnerEntity } from './partner.entity';
+import { type Eligibility, evaluateEligibility, type IneligibilityReason } from './partner-eligibility';
+import {
+  eligibilityFacts,
+  failGrant,
+  findGrant,
+  insertPendingGrant,
+  listGrants,
+  lockPartner,
+  markGrantSent,
+  markGrantSucceeded,
+} from './partner-grant-queries';
+import {
+  type GrantRecord,
+  type IssuedPartnerKey,
+  PartnerNotFoundError,
+  type PartnerRecord,
+  toPartnerRecord,
+} from './partner-records';
+
+/** Partner keys are API keys whose environment word is `partner`: `<prefix>_partner_<22 base62>`. */
+export const PARTNER_KEY_WORD = 'partner';
+
+export interface CreatePartnerInput {
+  name: string;
+  /** Free tickets the partner may give away. */
+  quantity: number;
+  perWalletMax: number;
+}
+
+export interface UpdatePartnerInput {
+  /** Tickets added to what is left. */
+  addQuantity?: number;
+  perWalletMax?: number;
+}
+
+export type Reservation = { reserved: true; grant: GrantRecord } | { reserved: false; reason: IneligibilityReason };
+
+export interface ReleaseOptions {
+  /** Release only a grant nothing was signed for yet (a caller that cannot know whether it was broadcast). */
+  onlyIfPending?: boolean;
+}
+
+const INT4_MAX = 2_147_483_647;
+
+/**
+ * Partner accounts (created, listed, topped up and disabled by the ops CLI) and the ledger of their free
+ * tickets: eligibility, reservation, and the purchase's progress (sent, succeeded, or released).
+ */
+export class PartnersService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly keyPrefix: string,
+  ) {}
+
+  async create(input: CreatePartnerInput): Promise<IssuedPartnerKey> {
+    if (input.name.trim() === '') throw new RangeError('a partner needs a name');
+    assertCount('quantity', input.quantity, 0);
+    assertCount('perWalletMax', input.perWalletMax, 1);
+    const key = generateApiKey(this.keyPrefix, PARTNER_KEY_WORD);
+    const repository = this.dataSource.getRepository(PartnerEntity);
+    const row = await repository.save(
+      repository.create({
+        name: input.name.trim(),
+        keyHash: hashApiKey(key),
+        keyHint: apiKeyHint(key),
+        quantityLeft: input.quantity,
+        perWalletMax: input.perWalletMax,
+        active: true,
+      }),
+    );
+    // Reload: the id and timestamps are the database's.
+    return { key, record: await this.get(row.id) };
+  }
+
+  async list(): Promise<PartnerRecord[]> {
+    const rows = await this.dataSource.getRepository(PartnerEntity).find({ order: { id: 'ASC' } });
+    return rows.map(toPartnerRecord);
+  }
+
+  async get(id: number): Promise<PartnerRecord> {
+    const row = isPartnerId(id) ? await this.dataSource.getRepository(PartnerEntity).findOneBy({ id }) : null;
+    if (!row) throw new PartnerNotFoundError(id);
+    return toPartnerRecord(row);
+  }
+
+  async update(id: number, input: UpdatePartnerInput): Promise<PartnerRecord> {
+    if (input.addQuantity === undefined && input.perWalletMax === undefined) {
+      throw new RangeError('nothing to update: give a quantity to add or a per-wallet maximum');
+    }
+    if (input.addQuantity !== undefined) assertCount('addQuantity', input.addQuantity, 1);
+    if (input.perWalletMax !== undefined) assertCount('perWalletMax', input.perWalletMax, 1);
+    return this.dataSource.transaction(async (tx) => {
+      const row = await lockedPartner(tx, id);
+      const quantity = row.quantityLeft + (input.addQuantity ?? 0);
+      if (quantity > INT4_MAX) throw new RangeError(`quantity left would exceed ${INT4_MAX}`);
+      row.quantityLeft = quantity;
+      row.perWalletMax = input.perWalletMax ?? row.perWalletMax;
+      row.updatedAt = new Date();
+      return toPartnerRecord(await tx.save(row));
+    });
+  }
+
+  /** Idempotent. Grants already reserved still complete; no new ones are made. */
+  async disable(id: number): Promise<PartnerRecord> {
+    return this.dataSource.transaction(async (tx) => {
+      const row = await lockedPartner(tx, id);
+      if (row.active) {
+        row.active = false;
+        row.updatedAt = new Date();
+        await tx.save(row);
+      }
+      return toPartnerRecord(row);
+    });
+  }
+
+  /** The partner owning this key, active or not; null for anything that is not one of our partner keys. */
+  async findByKey(key: string): Promise<PartnerRecord | null> {
+    const parsed = parseApiKey(key);
+    if (!parsed || parsed.prefix !== this.keyPrefix || parsed.environment !== PARTNER_KEY_WORD) return null;
+    const row = await this.dataSource.getRepository(PartnerEntity).findOneBy({ keyHash: hashApiKey(key) });
+    return row ? toPartnerRecord(row) : null;
+  }
+
+  /** A snapshot answer; `reserve` decides again under the partner's lock. */
+  async eligibility(partnerId: number, wallet: string): Promise<Eligibility> {
+    if (!isPartnerId(partnerId)) return evaluateEligibility({ partner: null, walletGrants: 0 });
+    return evaluateEligibility(await eligibilityFacts(this.dataSource.manager, partnerId, normalizeAddress(wallet)));
+  }
+
+  /**
+   * One transaction: lock the partner row, decide eligibility on what is committed now, take one ticket
+   * from `quantity_left` and record a pending grant. Concurrent reservations of a partner queue on the
+   * lock, so neither the quantity nor a wallet's maximum can be overrun.
+   */
+  async reserve(partnerId: number, wallet: string): Promise<Reservation> {
+    const address = normalizeAddress(wallet);
+    if (!isPartnerId(partnerId)) return { reserved: false, reason: 'partner_not_found' };
+    return this.dataSource.transaction(async (tx) => {
+      if (!(await lockPartner(tx, partnerId))) return { reserved: false, reason: 'partner_not_found' };
+      // A statement after the lock: in READ COMMITTED it sees every grant committed by earlier lock holders.
+      const eligibility = evaluateEligibility(await eligibilityFacts(tx, partnerId, address));
+      if (!eligibility.eligible) return { reserved: false, reason: eligibility.reason };
+      return { reserved: true, grant: await insertPendingGrant(tx, partnerId, address) };
+    });
+  }
+
+  grant(id: string): Promise<GrantRecord | null> {
+    return isUuid(id) ? findGrant(this.dataSource.manager, id) : Promise.resolve(null);
+  }
+
+  grants(filter: { partnerId?: number; wallet?: string } = {}): Promise<GrantRecord[]> {
+    const wallet = filter.wallet === undefined ? undefined : normalizeAddress(filter.wallet);
+    return listGrants(this.dataSource.manager, { partnerId: filter.partnerId, wallet });
+  }
+
+  /** Pending and sent grants, oldest first: what recovery re-queues after a crash or a lost queue. */
+  unfinishedGrants(limit = 500): Promise<GrantRecord[]> {
+    return listGrants(this.dataSource.manager, { unfinished: true, limit });
+  }
+
+  /** Records the grant's signed transaction before it is broadcast; false if the grant is no longer pending. */
+  markSent(id: string, txHash: string, rawTx: string): Promise<boolean> {
+    return markGrantSent(this.dataSource.manager, id, txHash.toLowerCase(), rawTx);
+  }
+
+  markSucceeded(id: string): Promise<boolean> {
+    return markGrantSucceeded(this.dataSource.manager, id);
+  }
+
+  /**
+   * Fails an unfinished grant and gives the partner its ticket back. Idempotent: a grant already failed
+   * (or succeeded) is left alone and false is returned. Only call it for a sent grant once its
+   * transaction can no longer be mined.
+   */
+  release(id: string, error: string, options: ReleaseOptions = {}): Promise<boolean> {
+    const from = options.onlyIfPending ? (['pending'] as const) : (['pending', 'sent'] as const);
+    return this.dataSource.transaction((tx) => failGrant(tx, id, error, from));
+  }
+}
+
+async function lockedPartner(tx: EntityManager, id: number): Promise<PartnerEntity> {
+  const row = isPartnerId(id)
+    ? await tx.getRepository(PartnerEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } })
+    : null;
+  if (!row) throw new PartnerNotFoundError(id);
+  return row;
+}
+
+/** Ids outside Postgres `integer` cannot exist; checking here keeps Postgres from raising a range error. */
+function isPartnerId(id: number): boolean {
+  return Number.isSafeInteger(id) && id > 0 && id <= INT4_MAX;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isUuid = (id: string) => UUID.test(id);
+
+function assertCount(name: string, value: number, minimum: number): void {
+  if (!Number.isSafeInteger(value) || value < minimum || value > INT4_MAX) {
+    throw new RangeError(`${name} must be an integer from ${minimum} to ${INT4_MAX}, got ${value}`);
+  }
+}

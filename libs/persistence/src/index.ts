@@ -1,0 +1,2 @@
+export * from './read-models';
+export * from './accounts';

@@ -1,0 +1,13 @@
+export * from './read-model.types';
+export * from './schema-name';
+export * from './read-model-data-source';
+export * from './migrate-read-models';
+export { PostgresReadModelQueries } from './queries/postgres-read-model-queries';
+export { emptyWalletStats } from './queries/read-model-rows';
+export * from './projection-store/fold-models';
+export * from './projection-store/projection-store';
+export type { FoldReads } from './projection-store/fold-reads';
+export type { FoldWrites } from './projection-store/fold-writes';
+export type { RevertStore } from './projection-store/revert-store';
+export { sqlExecutorFor } from './projection-store/copy-from-text';
+export * from './schema-generations';

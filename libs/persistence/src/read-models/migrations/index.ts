@@ -1,0 +1,4 @@
+import { CreateReadModels1732300000000 } from './1732300000000-create-read-models';
+
+/** In order; a new migration is appended here. */
+export const READ_MODEL_MIGRATIONS = [CreateReadModels1732300000000];

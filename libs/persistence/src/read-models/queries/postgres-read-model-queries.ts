@@ -1,0 +1,127 @@
+import type { Hex } from '@lottery/domain';
+import type { DataSource } from 'typeorm';
+import type {
+  PoolEntryRecord,
+  PoolRoundRecord,
+  ReadModelQueries,
+  RoundRecord,
+  TicketPageQuery,
+  TicketRecord,
+  WalletStatsRecord,
+  WinPageQuery,
+} from '../read-model.types';
+import { schemaOf } from '../schema-name';
+import {
+  emptyWalletStats,
+  toPoolEntryRecord,
+  toPoolRoundRecord,
+  toRoundRecord,
+  toTicketRecord,
+  toWalletStatsRecord,
+  type PoolEntryRow,
+  type PoolRoundRow,
+  type RoundRow,
+  type TicketRow,
+  type WalletStatsRow,
+} from './read-model-rows';
+import { FIRST_PAGE_AMOUNT, FIRST_PAGE_ID, readModelSql } from './read-model-sql';
+
+const before = (id: bigint | null): string => (id ?? FIRST_PAGE_ID).toString();
+// Addresses are stored lowercase; the contract promises lowercase input, this keeps a slip harmless.
+const lower = (address: Hex): string => address.toLowerCase();
+
+/** ReadModelQueries over the read-model schema of a data source; every query is one indexed statement. */
+export class PostgresReadModelQueries implements ReadModelQueries {
+  private readonly sql: ReturnType<typeof readModelSql>;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.sql = readModelSql(`"${schemaOf(dataSource)}"`);
+  }
+
+  private async rows<R>(sql: string, params: unknown[] = []): Promise<R[]> {
+    return (await this.dataSource.query(sql, params)) as R[];
+  }
+
+  private async rounds(sql: string, params: unknown[] = []): Promise<RoundRecord[]> {
+    return (await this.rows<RoundRow>(sql, params)).map(toRoundRecord);
+  }
+
+  private async tickets(sql: string, params: unknown[]): Promise<TicketRecord[]> {
+    return (await this.rows<TicketRow>(sql, params)).map(toTicketRecord);
+  }
+
+  private async onePoolRound(sql: string, params: unknown[] = []): Promise<PoolRoundRecord | null> {
+    const [row] = await this.rows<PoolRoundRow>(sql, params);
+    return row ? toPoolRoundRecord(row) : null;
+  }
+
+  private async entries(sql: string, params: unknown[]): Promise<PoolEntryRecord[]> {
+    return (await this.rows<PoolEntryRow>(sql, params)).map(toPoolEntryRecord);
+  }
+
+  async activeRound(): Promise<RoundRecord | null> {
+    return (await this.rounds(this.sql.activeRound))[0] ?? null;
+  }
+
+  listRounds(beforeId: bigint | null, limit: number): Promise<RoundRecord[]> {
+    return this.rounds(this.sql.listRounds, [before(beforeId), limit]);
+  }
+
+  async roundById(id: bigint): Promise<RoundRecord | null> {
+    return (await this.rounds(this.sql.roundById, [id.toString()]))[0] ?? null;
+  }
+
+  roundTickets(roundId: bigint, page: TicketPageQuery): Promise<TicketRecord[]> {
+    return this.tickets(this.sql.roundTickets, [roundId.toString(), before(page.beforeId), page.limit]);
+  }
+
+  roundWins(roundId: bigint, page: WinPageQuery): Promise<TicketRecord[]> {
+    const amount = page.after?.amount ?? FIRST_PAGE_AMOUNT;
+    const id = page.after?.id ?? FIRST_PAGE_ID;
+    return this.tickets(this.sql.roundWins, [roundId.toString(), amount.toString(), id.toString(), page.limit]);
+  }
+
+  async walletStats(address: Hex): Promise<WalletStatsRecord> {
+    const [row] = await this.rows<WalletStatsRow>(this.sql.walletStats, [lower(address)]);
+    return row ? toWalletStatsRecord(row) : emptyWalletStats(lower(address) as Hex);
+  }
+
+  walletTickets(address: Hex, roundId: bigint | null, page: TicketPageQuery): Promise<TicketRecord[]> {
+    return roundId === null
+      ? this.tickets(this.sql.walletTickets, [lower(address), before(page.beforeId), page.limit])
+      : this.tickets(this.sql.walletRoundTickets, [
+          lower(address),
+          roundId.toString(),
+          before(page.beforeId),
+          page.limit,
+        ]);
+  }
+
+  walletWins(address: Hex, roundId: bigint | null, page: TicketPageQuery): Promise<TicketRecord[]> {
+    return roundId === null
+      ? this.tickets(this.sql.walletWins, [lower(address), before(page.beforeId), page.limit])
+      : this.tickets(this.sql.walletRoundWins, [lower(address), roundId.toString(), before(page.beforeId), page.limit]);
+  }
+
+  poolActiveRound(): Promise<PoolRoundRecord | null> {
+    return this.onePoolRound(this.sql.poolActiveRound);
+  }
+
+  poolLatestCompletedRound(): Promise<PoolRoundRecord | null> {
+    return this.onePoolRound(this.sql.poolLatestCompletedRound);
+  }
+
+  poolRound(roundId: bigint): Promise<PoolRoundRecord | null> {
+    return this.onePoolRound(this.sql.poolRound, [roundId.toString()]);
+  }
+
+  poolEntries(roundId: bigint, address: Hex | null): Promise<PoolEntryRecord[]> {
+    return address === null
+      ? this.entries(this.sql.poolEntries, [roundId.toString()])
+      : this.entries(this.sql.poolWalletRoundEntries, [lower(address), roundId.toString()]);
+  }
+
+  poolWalletEntries(address: Hex): Promise<PoolEntryRecord[]> {
+    return this.entries(this.sql.poolWalletEntries, [lower(address)]);
+  }
+}

@@ -1,0 +1,34 @@
+import { DataSource } from 'typeorm';
+import { READ_MODEL_MIGRATIONS } from './migrations';
+import { readSchemaName } from './schema-name';
+
+export interface ReadModelDataSourceOptions {
+  /** postgres://user:pass@host:port/db */
+  url: string;
+  /** Schema holding the read models and their migrations table (default `lottery`). */
+  schema?: string;
+  poolSize?: number;
+  /** Shows up in pg_stat_activity, so ops can tell the projector's connections from the API's. */
+  applicationName?: string;
+}
+
+/**
+ * A TypeORM data source over the read-model schema. Never `synchronize`: the schema is owned by the
+ * migrations, which create everything inside the configured schema so a replay can build a fresh copy.
+ * Queries are hand-written SQL (see queries/), so no entities are registered.
+ */
+export function createReadModelDataSource(options: ReadModelDataSourceOptions): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url: options.url,
+    schema: readSchemaName(options.schema),
+    synchronize: false,
+    migrationsRun: false,
+    migrations: READ_MODEL_MIGRATIONS,
+    migrationsTableName: 'read_model_migrations',
+    entities: [],
+    logging: false,
+    applicationName: options.applicationName,
+    extra: { max: options.poolSize ?? 10 },
+  });
+}

@@ -1,0 +1,31 @@
+/**
+ * The read models live in one Postgres schema whose name is configuration (default `lottery`), and a
+ * replay builds the next generation in `<schema>_next`. Identifiers cannot be bound as parameters, so
+ * the name is validated once here and every SQL text interpolates only validated names.
+ */
+export const DEFAULT_READ_SCHEMA = 'lottery';
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,50}$/;
+
+export function readSchemaName(name: string = DEFAULT_READ_SCHEMA): string {
+  if (!IDENTIFIER.test(name)) {
+    throw new RangeError(`read-model schema must match ${IDENTIFIER} (lowercase identifier), got "${name}"`);
+  }
+  return name;
+}
+
+/** The schema a replay builds into before it is switched in. */
+export function nextSchemaName(schema: string): string {
+  return readSchemaName(`${schema}_next`);
+}
+
+/** Where the previous generation is parked during the switch, dropped right after it. */
+export function retiredSchemaName(schema: string): string {
+  return readSchemaName(`${schema}_retired`);
+}
+
+/** The schema a TypeORM data source was created for (validated when the source was created). */
+export function schemaOf(dataSource: { options: object }): string {
+  const { schema } = dataSource.options as { schema?: string };
+  return readSchemaName(schema);
+}

@@ -1,0 +1,125 @@
+import { isLotteryEventType, NORMALS_PER_TICKET, TIER_COUNT } from '@lottery/domain';
+import { PoisonEventError } from '../poison-event-error';
+import type { DecodedBody, DecodedChainEvent, DecodedRevert } from './decoded-event';
+import { FieldReader } from './field-reader';
+
+const ZERO_BYTES32 = `0x${'0'.repeat(64)}`;
+
+/** Sorted ascending: the API shows winning normals in that order. */
+const ascending = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
+
+function decodeBody(type: string, p: FieldReader): DecodedBody {
+  switch (type) {
+    case 'NewDrawingInitialized':
+      return {
+        type,
+        roundId: p.uint('drawingId'),
+        prizePool: p.uint('prizePool'),
+        ticketPrice: p.uint('ticketPrice'),
+        normalBallMax: p.safeUint('normalBallMax'),
+        bonusballMax: p.int('bonusballMax', 255),
+        referralWinShare: p.uint('referralWinShare'),
+        drawingTime: p.safeUint('drawingTime'),
+        edgePerTicket: p.uint('edgePerTicket'),
+      };
+    case 'TicketOrderProcessed':
+      return {
+        type,
+        roundId: p.uint('currentDrawingId'),
+        buyer: p.address('buyer'),
+        recipient: p.address('recipient'),
+        lpEarnings: p.uint('lpEarnings'),
+      };
+    case 'TicketPurchased': {
+      const scheme = p.bytes32('referralScheme');
+      return {
+        type,
+        roundId: p.uint('currentDrawingId'),
+        recipient: p.address('recipient'),
+        userTicketId: p.uint('userTicketId'),
+        normals: p.smallInts('normals', NORMALS_PER_TICKET),
+        bonusball: p.int('bonusball', 255),
+        referralScheme: scheme === ZERO_BYTES32 ? null : scheme,
+      };
+    }
+    case 'ReferralSchemeAdded':
+      return {
+        type,
+        schemeId: p.bytes32('referralSchemeId'),
+        referrers: p.addresses('referrers'),
+        splits: p.uints('referralSplit'),
+      };
+    case 'ReferralFeeCollected':
+      return { type, referrer: p.address('referrer'), amount: p.uint('amount') };
+    case 'JackpotLocked':
+      return { type, roundId: p.uint('drawingId') };
+    case 'PrizeTierPayoutsCalculated':
+      return { type, roundId: p.uint('drawingId'), tierPayouts: p.uints('tierPayouts', TIER_COUNT) };
+    case 'WinnersCalculated':
+      return {
+        type,
+        roundId: p.uint('drawingId'),
+        winningNormals: ascending(p.smallInts('winningNormals', NORMALS_PER_TICKET)),
+        winningBonusball: p.safeUint('winningBonusball', 255),
+      };
+    case 'JackpotSettled':
+      return { type, roundId: p.uint('drawingId'), lpEarnings: p.uint('lpEarnings') };
+    case 'TicketWinningsClaimed':
+      return { type, userTicketId: p.uint('userTicketId') };
+    case 'LpEarningsUpdated':
+      return { type, roundId: p.uint('drawingId'), amount: p.uint('amount') };
+    case 'PoolEntered':
+      return { type, roundId: p.uint('drawingId'), entrant: p.address('entrant'), entryId: p.uint('entryId') };
+    case 'PoolTicketsBought':
+      return { type, roundId: p.uint('drawingId') };
+    case 'PoolWinnerSelected':
+      return { type, roundId: p.uint('drawingId'), winner: p.address('winner'), entryId: p.uint('entryId') };
+    default:
+      return { type: 'Unprojected', eventType: type };
+  }
+}
+
+/** One record of the event log, as the EventLog port delivers it. */
+export interface LogRecord<E = unknown> {
+  position: number;
+  event: E;
+}
+
+/**
+ * Validates an envelope from the log and decodes the payload fields the read models use. Anything
+ * malformed, or from another chain, is a poison event: the projector must not guess.
+ */
+export function decodeRecord(
+  record: { position: number | null; event: unknown },
+  chainId: number,
+): DecodedChainEvent | DecodedRevert {
+  const { event, position } = record;
+  const id =
+    typeof event === 'object' && event !== null && typeof (event as { id?: unknown }).id === 'string'
+      ? (event as { id: string }).id
+      : `<event without id at log position ${position}>`;
+  const fail = (reason: string): never => {
+    throw new PoisonEventError(id, position, reason);
+  };
+  const e = FieldReader.of(event, fail, 'envelope');
+  const type = e.string('type');
+  if (e.int('chainId') !== chainId) fail(`event of chain ${e.int('chainId')}, the projector follows chain ${chainId}`);
+  if (type === 'BlocksReverted') {
+    const payload = FieldReader.of((event as { payload: unknown }).payload, fail, 'payload');
+    return { kind: 'revert', id, position, fromBlock: payload.int('fromBlock') };
+  }
+  if (!isLotteryEventType(type)) fail(`unknown event type "${type}"`);
+  const body = decodeBody(type, FieldReader.of((event as { payload: unknown }).payload, fail, 'payload'));
+  return {
+    kind: 'chain',
+    id,
+    position,
+    blockNumber: e.int('blockNumber'),
+    blockHash: e.hex('blockHash'),
+    blockTimestamp: e.int('blockTimestamp'),
+    txHash: e.hex('txHash'),
+    logIndex: e.int('logIndex'),
+    body,
+    envelope: event,
+  };
+}

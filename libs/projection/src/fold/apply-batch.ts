@@ -1,0 +1,123 @@
+import type { ProjectionStore, ProjectorCursor } from '@lottery/persistence';
+import { decodeRecord, type LogRecord } from '../decode/decode-event';
+import type { DecodedChainEvent, DecodedRevert } from '../decode/decoded-event';
+import { PoisonEventError } from '../poison-event-error';
+import { undoBlocksFrom } from '../revert/undo-blocks';
+import type { OpenRoundKeys } from './open-round-keys';
+import { flushSegment } from './segment-flush';
+import { SegmentFold } from './segment-fold';
+import { SegmentState } from './segment-state';
+import { asDuplicateTicket } from './duplicate-ticket';
+
+export interface BatchOptions {
+  chainId: number;
+  /**
+   * How many blocks below the newest applied block a BlocksReverted may still reach: raw events are
+   * kept that far back (chain_events) and no further. At least the indexer's REORG_DEPTH.
+   */
+  reorgWindowBlocks: number;
+  roundKeys: OpenRoundKeys;
+}
+
+export interface BatchResult {
+  /** Chain events folded into the read models. */
+  applied: number;
+  /** Records already applied: re-delivered positions, or re-appended events at/before the chain fence. */
+  skipped: number;
+  /** BlocksReverted records that undid at least one applied block. */
+  reverts: number;
+  /** The stored position after the batch. */
+  position: number | null;
+}
+
+/** After a revert every block at or above it is gone: the fence drops to just below it. */
+const LAST_LOG_INDEX = 2 ** 31 - 1;
+
+const afterFence = (e: DecodedChainEvent, c: ProjectorCursor): boolean =>
+  e.blockNumber > c.lastBlock || (e.blockNumber === c.lastBlock && e.logIndex > c.lastLogIndex);
+
+/**
+ * Applies one batch of log records to a read-model schema inside the caller's transaction, and stores
+ * the position with it, so a crash leaves the read models exactly at a batch boundary.
+ *
+ * Idempotent: records at or before the stored position are skipped (at-least-once delivery), and so are
+ * chain events at or before the last applied (block, logIndex) unless a BlocksReverted lowered it (the
+ * indexer may append an event twice after a crash). A BlocksReverted splits the batch: the events before
+ * it are written, the blocks are undone, and folding resumes on the reverted state.
+ */
+export async function applyBatchInTransaction(
+  store: ProjectionStore,
+  batch: readonly LogRecord[],
+  options: BatchOptions,
+): Promise<BatchResult> {
+  await store.reads.lockSchema();
+  const cursor = await store.reads.cursor();
+  options.roundKeys.useAt(cursor.position);
+  const result: BatchResult = { applied: 0, skipped: 0, reverts: 0, position: cursor.position };
+  const records: (DecodedChainEvent | DecodedRevert)[] = [];
+  for (const record of batch) {
+    if (cursor.position !== null && record.position <= cursor.position) result.skipped += 1;
+    else records.push(decodeRecord(record, options.chainId));
+  }
+  // The reorg window trails the newest block seen so far: the indexer never reverts more than its
+  // REORG_DEPTH (≤ the window) below the newest block it had appended before the revert, so an event
+  // further below than that can never be reverted and its raw form is not kept.
+  let newest = cursor.lastBlock;
+  const windowStart = () => Math.max(cursor.retainedFromBlock, newest - options.reorgWindowBlocks);
+
+  let segment: DecodedChainEvent[] = [];
+  for (const r of records) {
+    if (r.kind === 'revert') {
+      await foldSegment(store, segment, windowStart(), options.roundKeys);
+      segment = [];
+      if (r.fromBlock <= cursor.lastBlock) {
+        if (r.fromBlock < windowStart()) {
+          throw new PoisonEventError(
+            r.id,
+            r.position,
+            `revert from block ${r.fromBlock} reaches below the reorg window (raw events kept from block ` +
+              `${windowStart()}): raise REORG_WINDOW_BLOCKS and replay`,
+          );
+        }
+        if (await undoBlocksFrom(store, r.fromBlock, options.chainId)) result.reverts += 1;
+        options.roundKeys.clear();
+        cursor.lastBlock = r.fromBlock - 1;
+        cursor.lastLogIndex = LAST_LOG_INDEX;
+      }
+    } else if (afterFence(r, cursor)) {
+      segment.push(r);
+      cursor.lastBlock = r.blockNumber;
+      cursor.lastLogIndex = r.logIndex;
+      newest = Math.max(newest, r.blockNumber);
+      result.applied += 1;
+    } else {
+      result.skipped += 1;
+    }
+  }
+  await foldSegment(store, segment, windowStart(), options.roundKeys);
+  if (batch.length > 0) cursor.position = Math.max(cursor.position ?? -Infinity, batch[batch.length - 1].position);
+  const keepFrom = windowStart();
+  if (keepFrom > cursor.retainedFromBlock) {
+    cursor.retainedFromBlock = keepFrom;
+    await store.writes.pruneChainEventsBelow(keepFrom);
+  }
+  await store.writes.saveCursor(cursor);
+  result.position = cursor.position;
+  return result;
+}
+
+async function foldSegment(
+  store: ProjectionStore,
+  events: readonly DecodedChainEvent[],
+  keepFrom: number,
+  roundKeys: OpenRoundKeys,
+): Promise<void> {
+  if (events.length === 0) return;
+  const fold = new SegmentFold(store.reads, await SegmentState.load(store.reads, events, roundKeys));
+  for (const e of events) await fold.apply(e, e.blockNumber >= keepFrom);
+  try {
+    await flushSegment(store.writes, fold.state);
+  } catch (error) {
+    throw asDuplicateTicket(error, events) ?? error;
+  }
+}

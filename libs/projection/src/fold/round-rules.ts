@@ -1,0 +1,82 @@
+import { JACKPOT_TIER, TIER_COUNT, ZERO_PAYOUT_TIERS, type TicketNumbers } from '@lottery/domain';
+import type { RoundModel } from '@lottery/persistence';
+import type { DecodedBody, EventMeta } from '../decode/decoded-event';
+
+type Init = Extract<DecodedBody, { type: 'NewDrawingInitialized' }>;
+
+/** A drawing as NewDrawingInitialized opens it: no tickets, nothing drawn. */
+export function openedRound(init: Init, meta: EventMeta): RoundModel {
+  return withDerived({
+    id: init.roundId,
+    initBlock: meta.blockNumber,
+    ticketPrice: init.ticketPrice,
+    edgePerTicket: init.edgePerTicket,
+    referralWinShare: init.referralWinShare,
+    initialPrizePool: init.prizePool,
+    normalsMax: init.normalBallMax,
+    bonusballMax: init.bonusballMax,
+    drawingTime: new Date(init.drawingTime * 1000),
+    lockedBlock: null,
+    ticketCount: 0,
+    uniqueParticipants: 0,
+    duplicateTickets: 0,
+    lpEarningsOpen: 0n,
+    payoutsBlock: null,
+    tierPayouts: null,
+    drawnBlock: null,
+    winningNormals: null,
+    winningBonusball: null,
+    tierTicketCounts: null,
+    settledBlock: null,
+    settledAt: null,
+    lpEarningsSettled: null,
+    prizePool: 0n,
+    winnersCount: 0,
+    topPrizeAmount: null,
+    topPrizeWinnersCount: 0,
+  });
+}
+
+/**
+ * The stored aggregates that follow from the others:
+ * - prize_pool: a duplicate ticket (same numbers as an earlier ticket of the drawing) adds its price
+ *   minus the protocol edge to the pool (lottery-contracts.md);
+ * - winners: tickets in tiers that pay; the top prize shows only when someone hit the jackpot tier.
+ */
+export function withDerived(round: RoundModel): RoundModel {
+  const counts = round.tierTicketCounts;
+  const payouts = round.tierPayouts;
+  let winnersCount = 0;
+  if (counts && payouts) {
+    for (let tier = 0; tier < TIER_COUNT; tier++) if (payouts[tier] > 0n) winnersCount += counts[tier];
+  }
+  const jackpotTickets = counts?.[JACKPOT_TIER] ?? 0;
+  return {
+    ...round,
+    prizePool: round.initialPrizePool + BigInt(round.duplicateTickets) * (round.ticketPrice - round.edgePerTicket),
+    winnersCount,
+    topPrizeAmount: jackpotTickets > 0 && payouts ? payouts[JACKPOT_TIER] : null,
+    topPrizeWinnersCount: jackpotTickets,
+  };
+}
+
+export const isDrawn = (round: RoundModel): boolean => round.drawnBlock !== null;
+
+/** A ticket's numbers must fit the drawing it was bought for, or tier math would be meaningless. */
+export function numbersFitRound(round: RoundModel, ticket: TicketNumbers): string | null {
+  const normals = new Set(ticket.normals);
+  if (normals.size !== ticket.normals.length) return `normals ${ticket.normals.join(',')} are not distinct`;
+  for (const n of normals) {
+    if (n < 1 || n > round.normalsMax) return `normal ${n} outside 1..${round.normalsMax} of round ${round.id}`;
+  }
+  if (ticket.bonusball < 1 || ticket.bonusball > round.bonusballMax) {
+    return `bonusball ${ticket.bonusball} outside 1..${round.bonusballMax} of round ${round.id}`;
+  }
+  return null;
+}
+
+/** Tiers 0 and 2 pay nothing by definition; a payout there means the payout event is not what we think. */
+export function payoutsFitTiers(payouts: readonly bigint[]): string | null {
+  for (const tier of ZERO_PAYOUT_TIERS) if (payouts[tier] !== 0n) return `tier ${tier} must pay 0`;
+  return null;
+}

@@ -1,0 +1,29 @@
+import type { FoldWrites, StoredTicket, TicketOutcome } from '@lottery/persistence';
+import { withDerived } from './round-rules';
+import type { SegmentState } from './segment-state';
+
+const hasOutcome = (t: StoredTicket): t is StoredTicket & { outcome: TicketOutcome } => t.outcome !== null;
+
+/** Writes a folded segment: one multi-row statement (or COPY) per table. */
+export async function flushSegment(writes: FoldWrites, state: SegmentState): Promise<void> {
+  const isNew = new Set<StoredTicket>(state.newTickets);
+  await writes.insertChainEvents(state.chainEvents);
+  await writes.insertReferralSchemes(state.newSchemes);
+  await writes.upsertRounds(
+    [...state.changedRounds].map((id) => {
+      const round = state.rounds.get(id);
+      if (!round) throw new Error(`changed round ${id} is not in the segment`);
+      return withDerived(round);
+    }),
+  );
+  await writes.insertTickets(state.newTickets);
+  // a ticket drawn in this segment gets its outcome row with its claim, if any, already in it
+  await writes.insertOutcomes([...state.drawn].filter(hasOutcome));
+  await writes.updateClaims([...state.claimed].filter((t) => !state.drawn.has(t)));
+  await writes.updateBuyers([...state.buyerArrived].filter((t) => !isNew.has(t)));
+  await writes.applyWalletDeltas(state.wallets.list());
+  await writes.insertPoolEntries(state.poolEntries);
+  await writes.addPoolEntryCounts(state.poolEntryCounts);
+  await writes.insertPoolTransactions(state.poolTransactions);
+  await writes.insertPoolWinners(state.poolWinners);
+}

@@ -1,0 +1,228 @@
+import { tierId, TIER_COUNT } from '@lottery/domain';
+import type { FoldReads, RoundModel, StoredTicket } from '@lottery/persistence';
+import type { DecodedBody, DecodedChainEvent } from '../decode/decoded-event';
+import { PoisonEventError } from '../poison-event-error';
+import { isDrawn, numbersFitRound, openedRound, payoutsFitTiers } from './round-rules';
+import type { SegmentState } from './segment-state';
+import { drawnOutcome, numbersCode, referralSplits } from './ticket-rules';
+
+const blockTime = (e: DecodedChainEvent): Date => new Date(e.blockTimestamp * 1000);
+
+type Body<T extends DecodedBody['type']> = Extract<DecodedBody, { type: T }>;
+type Drawable = RoundModel & { tierPayouts: bigint[]; winningNormals: number[]; winningBonusball: number };
+
+/**
+ * How each event changes the read models (lottery-contracts.md, "How the API's fields derive from
+ * events"), applied in chain order to the segment's in-memory state. Invariant violations are poison.
+ */
+export class SegmentFold {
+  constructor(
+    private readonly reads: FoldReads,
+    readonly state: SegmentState,
+  ) {}
+
+  /** `revertible`: the event is within the reorg window, so its raw form is kept for an undo. */
+  async apply(e: DecodedChainEvent, revertible: boolean): Promise<void> {
+    if (revertible) {
+      this.state.chainEvents.push({
+        blockNumber: e.blockNumber,
+        logIndex: e.logIndex,
+        blockHash: e.blockHash,
+        event: e.envelope,
+      });
+    }
+    const b = e.body;
+    switch (b.type) {
+      case 'NewDrawingInitialized':
+        if (this.state.rounds.has(b.roundId)) this.poison(e, `drawing ${b.roundId} was already initialized`);
+        this.changed(openedRound(b, e));
+        return;
+      case 'TicketPurchased':
+        return this.ticketPurchased(e, b);
+      case 'TicketOrderProcessed':
+        return this.orderProcessed(e, b);
+      case 'ReferralSchemeAdded':
+        if (b.referrers.length !== b.splits.length) this.poison(e, 'referrers and splits differ in length');
+        if (!this.state.schemes.has(b.schemeId)) {
+          const scheme = { schemeId: b.schemeId, referrers: b.referrers, splits: b.splits, blockNumber: e.blockNumber };
+          this.state.schemes.set(b.schemeId, scheme);
+          this.state.newSchemes.push(scheme);
+        }
+        return;
+      case 'ReferralFeeCollected':
+        this.state.wallets.referralFee(b.referrer, b.amount);
+        return;
+      case 'JackpotLocked':
+        this.changed(this.round(e, b.roundId)).lockedBlock = e.blockNumber;
+        return;
+      case 'LpEarningsUpdated':
+        this.changed(this.round(e, b.roundId)).lpEarningsOpen += b.amount;
+        return;
+      case 'PrizeTierPayoutsCalculated': {
+        const round = this.round(e, b.roundId);
+        if (isDrawn(round)) this.poison(e, `payouts of drawing ${b.roundId} arrived after its winners`);
+        const misfit = payoutsFitTiers(b.tierPayouts);
+        if (misfit) this.poison(e, misfit);
+        Object.assign(this.changed(round), { tierPayouts: b.tierPayouts, payoutsBlock: e.blockNumber });
+        return;
+      }
+      case 'WinnersCalculated':
+        return this.winnersCalculated(e, b);
+      case 'JackpotSettled': {
+        const round = this.round(e, b.roundId);
+        if (round.settledBlock !== null) this.poison(e, `drawing ${b.roundId} was already settled`);
+        Object.assign(this.changed(round), {
+          settledBlock: e.blockNumber,
+          settledAt: blockTime(e),
+          lpEarningsSettled: b.lpEarnings,
+        });
+        return;
+      }
+      case 'TicketWinningsClaimed':
+        return this.claimed(e, b);
+      case 'PoolEntered':
+        this.state.poolEntries.push({ ...this.poolRow(e, b.roundId), entryId: b.entryId, address: b.entrant });
+        this.state.poolEntryCounts.set(b.roundId, (this.state.poolEntryCounts.get(b.roundId) ?? 0) + 1);
+        return;
+      case 'PoolTicketsBought':
+        this.state.poolTransactions.push({
+          ...this.poolRow(e, b.roundId),
+          id: this.state.nextPoolTransactionId++,
+          txHash: e.txHash,
+        });
+        return;
+      case 'PoolWinnerSelected':
+        this.state.poolWinners.push({
+          ...this.poolRow(e, b.roundId),
+          logIndex: e.logIndex,
+          entryId: b.entryId,
+          address: b.winner,
+        });
+        return;
+      case 'Unprojected':
+        return;
+    }
+  }
+
+  /** The fields every pool row shares; a pool event must name a known drawing. */
+  private poolRow(e: DecodedChainEvent, roundId: bigint) {
+    this.round(e, roundId);
+    return { roundId, blockNumber: e.blockNumber, createdAt: blockTime(e) };
+  }
+
+  private poison(e: DecodedChainEvent, reason: string): never {
+    throw new PoisonEventError(e.id, e.position, reason);
+  }
+
+  private round(e: DecodedChainEvent, id: bigint): RoundModel {
+    return this.state.rounds.get(id) ?? this.poison(e, `${e.body.type} for unknown drawing ${id}`);
+  }
+
+  /** Rounds are the segment's own copies: handlers change them in place and mark them for writing. */
+  private changed(round: RoundModel): RoundModel {
+    this.state.rounds.set(round.id, round);
+    this.state.roundChanged(round);
+    return round;
+  }
+
+  private ticketPurchased(e: DecodedChainEvent, b: Body<'TicketPurchased'>): void {
+    const round = this.round(e, b.roundId);
+    if (isDrawn(round) || round.settledBlock !== null) this.poison(e, `ticket for drawing ${round.id} after its draw`);
+    const misfit = numbersFitRound(round, b);
+    if (misfit) this.poison(e, misfit);
+    if (this.state.tickets.has(b.userTicketId)) this.poison(e, `ticket ${b.userTicketId} was already bought`);
+    if (b.referralScheme && !this.state.schemes.has(b.referralScheme)) {
+      this.poison(e, `ticket names referral scheme ${b.referralScheme}, which was never added`);
+    }
+    const code = numbersCode(b);
+    const keys = this.state.roundKeys.of(round.id);
+    const duplicate = keys.numbers.has(code);
+    if (!duplicate) keys.numbers.add(code);
+    const firstInRound = !keys.wallets.has(b.recipient);
+    if (firstInRound) keys.wallets.add(b.recipient);
+    const createdAt = blockTime(e);
+    this.state.addTicket({
+      id: this.state.nextTicketId++,
+      roundId: round.id,
+      userTicketId: b.userTicketId,
+      wallet: b.recipient,
+      buyer: null,
+      normals: b.normals,
+      bonusball: b.bonusball,
+      numbersCode: code,
+      referralScheme: b.referralScheme,
+      outcome: null,
+      claimedTxHash: null,
+      txHash: e.txHash,
+      blockNumber: e.blockNumber,
+      logIndex: e.logIndex,
+      createdAt,
+    });
+    this.state.wallets.ticketReceived(b.recipient, round, createdAt, firstInRound);
+    this.changed(round);
+    round.ticketCount += 1;
+    if (firstInRound) round.uniqueParticipants += 1;
+    if (duplicate) round.duplicateTickets += 1;
+  }
+
+  /** The order closes its transaction's pending tickets: they were bought by its buyer. */
+  private orderProcessed(e: DecodedChainEvent, b: Body<'TicketOrderProcessed'>): void {
+    this.changed(this.round(e, b.roundId)).lpEarningsOpen += b.lpEarnings;
+    for (const ticket of this.state.awaitingBuyer.get(e.txHash) ?? []) {
+      ticket.buyer = b.buyer;
+      this.state.buyerArrived.add(ticket);
+    }
+    this.state.awaitingBuyer.delete(e.txHash);
+  }
+
+  private async winnersCalculated(e: DecodedChainEvent, b: Body<'WinnersCalculated'>): Promise<void> {
+    const round = this.round(e, b.roundId);
+    if (isDrawn(round)) this.poison(e, `drawing ${b.roundId} was already drawn`);
+    if (round.tierPayouts === null) this.poison(e, `winners of drawing ${b.roundId} before its tier payouts`);
+    const drawn: Drawable = {
+      ...round,
+      tierPayouts: round.tierPayouts,
+      winningNormals: b.winningNormals,
+      winningBonusball: b.winningBonusball,
+      drawnBlock: e.blockNumber,
+    };
+    const tickets = [
+      ...(await this.reads.ticketsToDraw(round.id)).map((t) => this.state.loaded(t)),
+      ...(this.state.newTicketsByRound.get(round.id) ?? []),
+    ];
+    await this.state.loadSchemesOf(this.reads, tickets);
+    const counts = new Array<number>(TIER_COUNT).fill(0);
+    for (const ticket of tickets) {
+      const outcome = drawnOutcome(ticket, drawn);
+      ticket.outcome = outcome;
+      this.state.drawn.add(ticket);
+      counts[tierId(outcome.matchedNormals, outcome.bonusballMatch)] += 1;
+      this.state.wallets.ticketDrawn(ticket.wallet, outcome.winningsAmount);
+      if (ticket.claimedTxHash === null) this.owePending(ticket, 1n);
+    }
+    this.changed({ ...drawn, tierTicketCounts: counts });
+    // no ticket can join a drawn round: its duplicate and participant sets are done
+    this.state.roundKeys.forget(round.id);
+  }
+
+  private claimed(e: DecodedChainEvent, b: Body<'TicketWinningsClaimed'>): void {
+    const ticket =
+      this.state.tickets.get(b.userTicketId) ?? this.poison(e, `claim of unknown ticket ${b.userTicketId}`);
+    if (ticket.outcome === null) this.poison(e, `claim of ticket ${b.userTicketId} before its drawing was drawn`);
+    if (ticket.claimedTxHash !== null) this.poison(e, `ticket ${b.userTicketId} was already claimed`);
+    ticket.claimedTxHash = e.txHash;
+    this.state.claimed.add(ticket);
+    // The claim pays the referral share out (as ReferralFeeCollected): it is no longer pending.
+    this.owePending(ticket, -1n);
+  }
+
+  /** Adds (sign 1) or removes (sign -1) a ticket's unclaimed referral share from its referrers' stats. */
+  private owePending(ticket: StoredTicket, sign: 1n | -1n): void {
+    if (!ticket.referralScheme || !ticket.outcome || ticket.outcome.referralShare === 0n) return;
+    const scheme = this.state.schemes.get(ticket.referralScheme);
+    if (!scheme) throw new Error(`referral scheme ${ticket.referralScheme} of ticket ${ticket.id} is not loaded`);
+    for (const [referrer, amount] of referralSplits(ticket.outcome.referralShare, scheme)) {
+      this.state.wallets.referralPending(referrer, sign * amount);
+    }
+  }
+}

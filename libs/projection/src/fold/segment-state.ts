@@ -1,0 +1,122 @@
+import type { Hex } from '@lottery/domain';
+import type {
+  ChainEventRow,
+  FoldReads,
+  PoolEntryModel,
+  PoolTransactionModel,
+  PoolWinnerModel,
+  ReferralSchemeModel,
+  RoundModel,
+  StoredTicket,
+  TicketModel,
+} from '@lottery/persistence';
+import type { DecodedChainEvent } from '../decode/decoded-event';
+import type { OpenRoundKeys } from './open-round-keys';
+import { WalletDeltas } from './wallet-rules';
+
+/**
+ * Everything one run of events between two reverts reads and changes, held in memory so the events
+ * fold without a round trip each and the results are written with one statement per table. Loaded
+ * up front with one query per kind of state the events reference.
+ */
+export class SegmentState {
+  readonly rounds = new Map<bigint, RoundModel>();
+  readonly changedRounds = new Set<bigint>();
+  /** Identity map by user ticket id: loaded rows and tickets bought in this segment. */
+  readonly tickets = new Map<bigint, StoredTicket>();
+  readonly newTickets: TicketModel[] = [];
+  readonly newTicketsByRound = new Map<bigint, TicketModel[]>();
+  /** Tickets whose drawing was drawn in this segment (their outcome rows are new). */
+  readonly drawn = new Set<StoredTicket>();
+  readonly claimed = new Set<StoredTicket>();
+  /** Stored tickets whose TicketOrderProcessed arrived in this segment. */
+  readonly buyerArrived = new Set<StoredTicket>();
+  /** Tickets of a purchase transaction whose TicketOrderProcessed (carrying the buyer) is still to come. */
+  readonly awaitingBuyer = new Map<Hex, StoredTicket[]>();
+  readonly schemes = new Map<Hex, ReferralSchemeModel>();
+  readonly newSchemes: ReferralSchemeModel[] = [];
+  readonly wallets = new WalletDeltas();
+  readonly poolEntries: PoolEntryModel[] = [];
+  readonly poolEntryCounts = new Map<bigint, number>();
+  readonly poolTransactions: PoolTransactionModel[] = [];
+  readonly poolWinners: PoolWinnerModel[] = [];
+  readonly chainEvents: ChainEventRow[] = [];
+
+  private constructor(
+    readonly roundKeys: OpenRoundKeys,
+    public nextTicketId: bigint,
+    public nextPoolTransactionId: bigint,
+  ) {}
+
+  static async load(
+    reads: FoldReads,
+    events: readonly DecodedChainEvent[],
+    keys: OpenRoundKeys,
+  ): Promise<SegmentState> {
+    const roundIds = new Set<bigint>();
+    const ticketRounds = new Set<bigint>();
+    const claimedIds: bigint[] = [];
+    const schemeIds = new Set<Hex>();
+    for (const { body } of events) {
+      if ('roundId' in body) roundIds.add(body.roundId);
+      if (body.type === 'TicketWinningsClaimed') claimedIds.push(body.userTicketId);
+      if (body.type === 'TicketPurchased') {
+        ticketRounds.add(body.roundId);
+        if (body.referralScheme) schemeIds.add(body.referralScheme);
+      }
+    }
+    const ids = await reads.nextIds();
+    const rounds = await reads.rounds([...roundIds]);
+    const claimedTickets = await reads.ticketsByUserTicketId(claimedIds);
+    const awaiting = await reads.ticketsAwaitingBuyer();
+    const state = new SegmentState(keys, ids.ticketId, ids.poolTransactionId);
+    for (const r of rounds) state.rounds.set(r.id, r);
+    for (const t of claimedTickets) {
+      state.tickets.set(t.userTicketId, t);
+      // a claim removes the ticket's pending referral share from its referrers: their scheme is needed
+      if (t.referralScheme) schemeIds.add(t.referralScheme);
+    }
+    for (const t of awaiting) state.awaitBuyer(state.loaded(t));
+    for (const s of await reads.referralSchemes([...schemeIds])) state.schemes.set(s.schemeId, s);
+    // only rounds that exist take tickets; an unknown one is poison, reported when its ticket is folded
+    await keys.load(
+      reads,
+      [...ticketRounds].filter((id) => state.rounds.has(id)),
+    );
+    return state;
+  }
+
+  /** The segment's instance of a stored ticket (so two loads never diverge). */
+  loaded(row: StoredTicket): StoredTicket {
+    const known = this.tickets.get(row.userTicketId);
+    if (known) return known;
+    this.tickets.set(row.userTicketId, row);
+    return row;
+  }
+
+  addTicket(ticket: TicketModel): void {
+    this.tickets.set(ticket.userTicketId, ticket);
+    this.newTickets.push(ticket);
+    const ofRound = this.newTicketsByRound.get(ticket.roundId);
+    if (ofRound) ofRound.push(ticket);
+    else this.newTicketsByRound.set(ticket.roundId, [ticket]);
+    this.awaitBuyer(ticket);
+  }
+
+  private awaitBuyer(ticket: StoredTicket): void {
+    const ofTx = this.awaitingBuyer.get(ticket.txHash);
+    if (ofTx) ofTx.push(ticket);
+    else this.awaitingBuyer.set(ticket.txHash, [ticket]);
+  }
+
+  roundChanged(round: RoundModel): void {
+    this.changedRounds.add(round.id);
+  }
+
+  /** Schemes named by these tickets that are not in memory yet. */
+  async loadSchemesOf(reads: FoldReads, tickets: readonly StoredTicket[]): Promise<void> {
+    const missing = new Set<Hex>();
+    for (const t of tickets) if (t.referralScheme && !this.schemes.has(t.referralScheme)) missing.add(t.referralScheme);
+    for (const s of await reads.referralSchemes([...missing])) this.schemes.set(s.schemeId, s);
+  }
+}

@@ -1,0 +1,73 @@
+import { projectionStore, schemaOf, sqlExecutorFor, type ProjectorCursor } from '@lottery/persistence';
+import type { DataSource, QueryRunner } from 'typeorm';
+import type { LogRecord } from './decode/decode-event';
+import { applyBatchInTransaction, type BatchResult } from './fold/apply-batch';
+import { OpenRoundKeys } from './fold/open-round-keys';
+
+export interface ProjectionOptions {
+  /** The chain the log follows; an event of another chain is poison. */
+  chainId: number;
+  /** Read-model schema to write (default: the data source's schema). */
+  schema?: string;
+  /** How deep a reorg may still be undone, in blocks (default 256; at least the indexer's REORG_DEPTH). */
+  reorgWindowBlocks?: number;
+}
+
+/** Twice the indexer's default REORG_DEPTH (128): the indexer never reverts deeper than it tracks. */
+export const DEFAULT_REORG_WINDOW_BLOCKS = 256;
+
+/**
+ * The fold of the event log into one read-model schema. Each batch is one transaction on a dedicated
+ * connection: the events, the undo of reverted blocks and the new position commit together or not at all.
+ */
+export class Projection {
+  readonly schema: string;
+  private readonly roundKeys = new OpenRoundKeys();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly options: ProjectionOptions,
+  ) {
+    this.schema = options.schema ?? schemaOf(dataSource);
+  }
+
+  async cursor(): Promise<ProjectorCursor> {
+    return this.withConnection(async (runner) =>
+      projectionStore(await sqlExecutorFor(runner), this.schema).reads.cursor(),
+    );
+  }
+
+  async applyBatch(batch: readonly LogRecord[]): Promise<BatchResult> {
+    return this.withConnection(async (runner) => {
+      await runner.startTransaction();
+      try {
+        // A commit lost in a crash loses its position with it: the log redelivers those events and the
+        // fold applies them again, so the projector need not wait for the WAL flush.
+        await runner.query('SET LOCAL synchronous_commit = off');
+        const store = projectionStore(await sqlExecutorFor(runner), this.schema);
+        const result = await applyBatchInTransaction(store, batch, {
+          chainId: this.options.chainId,
+          reorgWindowBlocks: this.options.reorgWindowBlocks ?? DEFAULT_REORG_WINDOW_BLOCKS,
+          roundKeys: this.roundKeys,
+        });
+        await runner.commitTransaction();
+        this.roundKeys.committedAt(result.position);
+        return result;
+      } catch (error) {
+        this.roundKeys.clear();
+        await runner.rollbackTransaction();
+        throw error;
+      }
+    });
+  }
+
+  private async withConnection<T>(work: (runner: QueryRunner) => Promise<T>): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      return await work(runner);
+    } finally {
+      await runner.release();
+    }
+  }
+}

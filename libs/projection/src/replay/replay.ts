@@ -1,0 +1,130 @@
+import type { EventLog } from '@lottery/event-log';
+import {
+  createIndexesAndAnalyze,
+  createReadModelDataSource,
+  dropLeftoverGenerations,
+  dropRetiredGeneration,
+  dropServingIndexes,
+  migrateReadModels,
+  nextSchemaName,
+  projectionStore,
+  promoteNextGeneration,
+  readSchemaName,
+  sqlExecutorFor,
+  type SqlExecutor,
+} from '@lottery/persistence';
+import type { DataSource, QueryRunner } from 'typeorm';
+import { applyBatchInTransaction } from '../fold/apply-batch';
+import { OpenRoundKeys } from '../fold/open-round-keys';
+import { DEFAULT_REORG_WINDOW_BLOCKS, Projection } from '../projection';
+import { ProgressMeter, type ReplayProgress } from './replay-progress';
+
+/** The part of the EventLog port a replay reads. */
+export type ReplaySource = Pick<EventLog, 'read' | 'head' | 'tail'>;
+
+export interface ReplayOptions {
+  url: string;
+  /** The live read-model schema to replace (default `lottery`). */
+  schema?: string;
+  chainId: number;
+  log: ReplaySource;
+  /** Records per batch (default 50,000: large batches amortize the per-batch costs, e.g. one upsert per wallet per batch). */
+  batchSize?: number;
+  reorgWindowBlocks?: number;
+  onProgress?: (progress: ReplayProgress) => void;
+  /** Aborting stops between batches; the live schema is untouched until the final switch. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Folds the whole log into a fresh `<schema>_next` while the live schema keeps serving, then switches
+ * atomically: under the advisory lock the live projector takes for each batch, the last events are
+ * folded and both schemas are renamed in one transaction. Interrupted at any point before that commit,
+ * the live schema is untouched; a rerun starts over from an empty next generation.
+ */
+export async function replayIntoFreshSchema(options: ReplayOptions): Promise<ReplayProgress> {
+  const live = readSchemaName(options.schema);
+  const next = nextSchemaName(live);
+  const dataSource = createReadModelDataSource({
+    url: options.url,
+    schema: next,
+    poolSize: 2,
+    applicationName: 'replay',
+  });
+  await dataSource.initialize();
+  try {
+    await withExecutor(dataSource, (db) => dropLeftoverGenerations(db, live));
+    await migrateReadModels(dataSource);
+    const deferred = await withExecutor(dataSource, (db) => dropServingIndexes(db, next));
+    const reorgWindowBlocks = options.reorgWindowBlocks ?? DEFAULT_REORG_WINDOW_BLOCKS;
+    const projection = new Projection(dataSource, { chainId: options.chainId, schema: next, reorgWindowBlocks });
+    const batchSize = options.batchSize ?? 50_000;
+    const head = await options.log.head();
+    const meter = new ProgressMeter(head);
+    let position = head;
+    const report = async (phase: ReplayProgress['phase']) => {
+      const progress = meter.snapshot(phase, position, await options.log.tail());
+      options.onProgress?.(progress);
+      return progress;
+    };
+    const catchUp = async () => {
+      let batch = await options.log.read(position, batchSize);
+      while (batch.length > 0) {
+        options.signal?.throwIfAborted();
+        const after = batch[batch.length - 1].position + 1;
+        // read ahead on the log's own connection while this batch is folded
+        const reading = options.log.read(after, batchSize);
+        reading.catch(() => undefined);
+        await projection.applyBatch(batch);
+        meter.add(batch.length);
+        position = after;
+        await report('folding');
+        batch = await reading;
+      }
+    };
+    await catchUp();
+    await report('indexing');
+    await withExecutor(dataSource, (db) => createIndexesAndAnalyze(db, next, deferred));
+    await catchUp();
+    await report('switching');
+    await withRunner(dataSource, async (runner, db) => {
+      await runner.startTransaction();
+      try {
+        await projectionStore(db, live).reads.lockSchema();
+        const keys = new OpenRoundKeys();
+        for (;;) {
+          const batch = await options.log.read(position, batchSize);
+          if (batch.length === 0) break;
+          await applyBatchInTransaction(projectionStore(db, next), batch, {
+            chainId: options.chainId,
+            reorgWindowBlocks,
+            roundKeys: keys,
+          });
+          meter.add(batch.length);
+          position = batch[batch.length - 1].position + 1;
+        }
+        await promoteNextGeneration(db, live);
+        await runner.commitTransaction();
+      } catch (error) {
+        await runner.rollbackTransaction();
+        throw error;
+      }
+    });
+    await withExecutor(dataSource, (db) => dropRetiredGeneration(db, live));
+    return await report('done');
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+async function withRunner<T>(dataSource: DataSource, work: (runner: QueryRunner, db: SqlExecutor) => Promise<T>) {
+  const runner = dataSource.createQueryRunner();
+  try {
+    return await work(runner, await sqlExecutorFor(runner));
+  } finally {
+    await runner.release();
+  }
+}
+
+const withExecutor = <T>(dataSource: DataSource, work: (db: SqlExecutor) => Promise<T>) =>
+  withRunner(dataSource, (_runner, db) => work(db));

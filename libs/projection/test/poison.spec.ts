@@ -1,0 +1,102 @@
+import type { ChainEventEnvelope } from '@lottery/domain';
+import { PoisonEventError } from '../src';
+import { lotteryHistory } from './support/lottery-history';
+import { asLog, startProjection, type ProjectionHarness } from './support/projection-harness';
+import { resetReadModels } from './support/reset-read-models';
+
+const history = lotteryHistory({ seed: 31, settledRounds: 1, purchasesPerRound: 10, wallets: 4 });
+const first = <T extends ChainEventEnvelope['type']>(type: T) =>
+  history.find((e) => e.type === type) as Extract<ChainEventEnvelope, { type: T }>;
+
+const lastPurchase = () => history.filter((e) => e.type === 'TicketPurchased').at(-1) as ChainEventEnvelope;
+
+/** A copy of a real event with a changed payload, id and position after everything else. */
+function tampered(
+  type: ChainEventEnvelope['type'],
+  change: (p: Record<string, unknown>) => unknown,
+): ChainEventEnvelope {
+  const e = first(type);
+  const last = history[history.length - 1];
+  return {
+    ...e,
+    id: `poison:${type}`,
+    blockNumber: last.blockNumber + 1,
+    logIndex: 1,
+    payload: change(e.payload as unknown as Record<string, unknown>),
+  } as ChainEventEnvelope;
+}
+
+describe('a poison event stops the projector with an error naming it', () => {
+  let h: ProjectionHarness;
+  beforeAll(async () => {
+    h = await startProjection('projection_poison');
+  });
+  afterAll(() => h.close());
+  beforeEach(async () => {
+    await resetReadModels(h.dataSource);
+    await h.projection.applyBatch(asLog(history));
+  });
+
+  const cases: [string, ChainEventEnvelope, RegExp][] = [
+    [
+      'a ticket for an unknown round',
+      tampered('TicketPurchased', (p) => ({ ...p, currentDrawingId: '99' })),
+      /unknown drawing 99/,
+    ],
+    [
+      'a settlement of an unknown drawing',
+      tampered('JackpotSettled', (p) => ({ ...p, drawingId: '42' })),
+      /unknown drawing 42/,
+    ],
+    ['a second settlement', tampered('JackpotSettled', (p) => p), /already settled/],
+    [
+      'a ticket bought twice',
+      { ...lastPurchase(), id: 'poison:again', blockNumber: 10_000, logIndex: 1 },
+      /ticket \d+ was already bought/,
+    ],
+    [
+      'a claim of an unknown ticket',
+      tampered('TicketWinningsClaimed', (p) => ({ ...p, userTicketId: '5' })),
+      /unknown ticket 5/,
+    ],
+    [
+      'an undecodable amount',
+      tampered('TicketOrderProcessed', (p) => ({ ...p, lpEarnings: 12 })),
+      /lpEarnings must be a uint256/,
+    ],
+    [
+      'a ticket with four normals',
+      tampered('TicketPurchased', (p) => ({ ...p, normals: [1, 2, 3, 4] })),
+      /normals must be an array of 5/,
+    ],
+    [
+      'an unknown event type',
+      { ...tampered('JackpotLocked', (p) => p), type: 'Mystery' } as unknown as ChainEventEnvelope,
+      /unknown event type "Mystery"/,
+    ],
+    ['an event of another chain', { ...tampered('JackpotLocked', (p) => p), chainId: 1 }, /chain 1/],
+  ];
+
+  it.each(cases)('%s', async (_name, event, reason) => {
+    const before = await h.projection.cursor();
+    // a valid event first, so the test also shows that the batch rolls back as a whole
+    const fine = {
+      ...first('JackpotLocked'),
+      id: 'fine',
+      type: 'LpEarningsUpdated',
+      blockNumber: event.blockNumber,
+      logIndex: 0,
+      payload: { drawingId: '2', amount: '1' },
+    } as ChainEventEnvelope;
+    const batch = [...asLog([fine], 5000), { position: 5001, event }];
+    const error = await h.projection.applyBatch(batch).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PoisonEventError);
+    expect((error as PoisonEventError).eventId).toBe(event.id);
+    expect((error as Error).message).toMatch(reason);
+    expect((error as Error).message).toContain(`poison event ${event.id} (log position 5001)`);
+    // the whole batch rolled back: nothing of it is visible, the position did not move
+    expect(await h.projection.cursor()).toEqual(before);
+    // and it is never skipped: delivering it again fails again
+    await expect(h.projection.applyBatch(batch)).rejects.toThrow(PoisonEventError);
+  });
+});

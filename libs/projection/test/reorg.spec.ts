@@ -1,0 +1,86 @@
+import { blocksReverted, canonicalEvents, type ChainEventEnvelope } from '@lottery/domain';
+import { Projection } from '../src';
+import { lotteryHistory } from './support/lottery-history';
+import { asLog, CHAIN_ID, feed, projectionSuite } from './support/projection-harness';
+import { expectSameReadModels } from './support/read-model-comparison';
+import { referenceFold } from './support/reference-fold';
+import { logWithReorg } from './support/reorg';
+import { must } from './support/must';
+
+const history = lotteryHistory({ seed: 11, settledRounds: 4, purchasesPerRound: 50, wallets: 10 });
+const blocks = [...new Set(history.map((e) => e.blockNumber))];
+const blockOf = (type: ChainEventEnvelope['type'], nth = 0) => history.filter((e) => e.type === type)[nth].blockNumber;
+
+describe('BlocksReverted undoes the reverted blocks: the result equals the fold of the canonical history', () => {
+  const h = projectionSuite('projection_reorg');
+
+  const cases: [string, number, number][] = [
+    ['depth 1 mid-round', blocks[Math.floor(blocks.length / 3)], 1],
+    ['depth 3 mid-round', blocks[Math.floor(blocks.length / 2)], 3],
+    ['depth 10 mid-round', blocks[Math.floor((blocks.length * 2) / 3)], 10],
+    ['depth 3 over a settlement (undraw, unsettle, un-open the next round)', blockOf('JackpotSettled', 1) - 1, 3],
+    ['depth 10 over claims and a pool winner', blockOf('PoolWinnerSelected', 1), 10],
+    ['depth 1 at the very first block', blocks[0], 1],
+  ];
+  it.each(cases)('%s', async (_name, fromBlock, depth) => {
+    const log = logWithReorg(history, fromBlock, depth);
+    expect(canonicalEvents(log)).toEqual(history);
+    await feed(h.projection, asLog(log), fromBlock, 120);
+    await expectSameReadModels(h.queries, referenceFold(history));
+  });
+
+  it('undoing a re-selected pool winner brings the earlier selection back', async () => {
+    const selections = history.filter((e) => e.type === 'PoolWinnerSelected');
+    const second = must(
+      selections.find((e, i) => i > 0 && e.payload.drawingId === selections[i - 1].payload.drawingId),
+      'a round with two pool winner selections',
+    );
+    const log = [
+      ...history.filter((e) => e.blockNumber <= second.blockNumber),
+      blocksReverted(CHAIN_ID, second.blockNumber, [second.blockHash]),
+    ];
+    await feed(h.projection, asLog(log), 9, 120);
+    const expected = referenceFold(canonicalEvents(log));
+    await expectSameReadModels(h.queries, expected);
+    const round = BigInt(second.payload.drawingId);
+    expect(expected.poolRounds.find((r) => r.roundId === round)?.winner).not.toBeNull();
+  });
+
+  it('a revert followed by many replacement blocks in the same batch still finds the reverted events', async () => {
+    // a small window: the replacement blocks after the revert reach far beyond it within one batch
+    const narrow = new Projection(h.dataSource, { chainId: CHAIN_ID, reorgWindowBlocks: 5 });
+    const log = asLog(logWithReorg(history, blocks[Math.floor(blocks.length / 2)], 3));
+    await narrow.applyBatch(log);
+    await expectSameReadModels(h.queries, referenceFold(history));
+  });
+
+  it('a revert below the reorg window stops with an error instead of undoing half of it', async () => {
+    const narrow = new Projection(h.dataSource, { chainId: CHAIN_ID, reorgWindowBlocks: 5 });
+    await narrow.applyBatch(asLog(history));
+    const fromBlock = blocks[Math.floor(blocks.length / 2)];
+    const revert = { position: history.length + 1, event: blocksReverted(CHAIN_ID, fromBlock, []) };
+    await expect(narrow.applyBatch([revert])).rejects.toThrow(/reaches below the reorg window/);
+    expect((await narrow.cursor()).position).toBe(history.length);
+  });
+
+  it('a revert redelivered at its position after its replacement blocks is skipped', async () => {
+    const log = asLog(logWithReorg(history, blocks[Math.floor(blocks.length / 2)], 3));
+    const revert = must(
+      log.find((r) => r.event.type === 'BlocksReverted'),
+      'a revert',
+    );
+    await feed(h.projection, log, 5, 200);
+    await h.projection.applyBatch([revert]);
+    await expectSameReadModels(h.queries, referenceFold(history));
+  });
+
+  it('a revert re-appended after its replacement blocks undoes them, as the canonical view of the log says', async () => {
+    const log = logWithReorg(history, blocks[Math.floor(blocks.length / 2)], 3);
+    const revert = must(
+      log.find((e) => e.type === 'BlocksReverted'),
+      'a revert',
+    );
+    await feed(h.projection, asLog([...log, revert]), 6, 200);
+    await expectSameReadModels(h.queries, referenceFold(canonicalEvents([...log, revert])));
+  });
+});

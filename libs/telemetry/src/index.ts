@@ -1,0 +1,5 @@
+export * from './logger';
+export * from './env-config';
+export * from './metrics-server';
+export * from './progress-reporter';
+export * from './stall-watchdog';

@@ -1,0 +1,6 @@
+module.exports = {
+  ...require('../../jest.preset.js'),
+  ...require('./jest-kafka.js'),
+  displayName: 'testing',
+  rootDir: __dirname,
+};

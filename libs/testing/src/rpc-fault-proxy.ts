@@ -1,0 +1,133 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Faults a JSON-RPC node shows in production, switchable while a test runs. */
+export interface RpcFaults {
+  /** Share of calls answered with an HTTP 500 (0..1). */
+  failRate: number;
+  /** eth_getLogs spanning more blocks than this is refused as providers do; 0 = no limit. */
+  maxLogRange: number;
+  /** Share of calls delayed by `delayMs`. */
+  delayRate: number;
+  delayMs: number;
+  /** Serve a head this many blocks old and pretend newer blocks do not exist (a lagging node). */
+  lagBlocks: number;
+  /** Calls of these methods never get an answer (a hung socket). */
+  hangMethods: string[];
+}
+
+export interface RpcFaultProxy {
+  url: string;
+  faults: RpcFaults;
+  /** Calls seen per method, and how many were failed on purpose. */
+  stats: { calls: Record<string, number>; injectedFailures: number; rangeRefusals: number };
+  close(): Promise<void>;
+}
+
+interface RpcRequest {
+  id: number | string | null;
+  method: string;
+  params?: unknown[];
+}
+
+/** Deterministic PRNG (mulberry32) so a failing run can be replayed with the same seed. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const NONE: RpcFaults = { failRate: 0, maxLogRange: 0, delayRate: 0, delayMs: 0, lagBlocks: 0, hangMethods: [] };
+
+/** An HTTP JSON-RPC proxy in front of a real node (anvil) that injects faults. */
+export async function startRpcFaultProxy(
+  upstream: string,
+  faults: Partial<RpcFaults> = {},
+  seed = 1,
+): Promise<RpcFaultProxy> {
+  const random = prng(seed);
+  const state: RpcFaultProxy['faults'] = { ...NONE, ...faults };
+  const stats: RpcFaultProxy['stats'] = { calls: {}, injectedFailures: 0, rangeRefusals: 0 };
+
+  const forward = async (req: RpcRequest): Promise<unknown> => {
+    const res = await fetch(upstream, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(req),
+    });
+    return res.json();
+  };
+
+  const laggedHead = async (): Promise<number> => {
+    const head = (await forward({ id: 0, method: 'eth_blockNumber' })) as { result: string };
+    return Math.max(0, Number(head.result) - state.lagBlocks);
+  };
+
+  const answer = async (req: RpcRequest): Promise<unknown> => {
+    if (state.lagBlocks > 0) {
+      const head = await laggedHead();
+      if (req.method === 'eth_blockNumber') return { jsonrpc: '2.0', id: req.id, result: `0x${head.toString(16)}` };
+      if (req.method === 'eth_getBlockByNumber') {
+        const n = Number((req.params ?? [])[0]);
+        if (n > head) return { jsonrpc: '2.0', id: req.id, result: null };
+      }
+    }
+    if (req.method === 'eth_getLogs' && state.maxLogRange > 0) {
+      const filter = ((req.params ?? [])[0] ?? {}) as { fromBlock?: string; toBlock?: string };
+      if (
+        filter.fromBlock &&
+        filter.toBlock &&
+        Number(filter.toBlock) - Number(filter.fromBlock) + 1 > state.maxLogRange
+      ) {
+        stats.rangeRefusals++;
+        return {
+          jsonrpc: '2.0',
+          id: req.id,
+          error: { code: -32000, message: `exceed maximum block range: ${state.maxLogRange}` },
+        };
+      }
+    }
+    return forward(req);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RpcRequest | RpcRequest[];
+    const calls = Array.isArray(body) ? body : [body];
+    for (const c of calls) stats.calls[c.method] = (stats.calls[c.method] ?? 0) + 1;
+    if (calls.some((c) => state.hangMethods.includes(c.method))) return; // never answered
+    if (random() < state.delayRate) await new Promise((r) => setTimeout(r, state.delayMs));
+    if (random() < state.failRate) {
+      stats.injectedFailures++;
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('injected failure');
+      return;
+    }
+    const answers = await Promise.all(calls.map(answer));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify(Array.isArray(body) ? answers : answers[0]));
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) res.writeHead(502).end(String(e));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    faults: state,
+    stats,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
