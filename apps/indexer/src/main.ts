@@ -1,5 +1,6 @@
 import { ChainFollower, LotteryRpc, retrying, sleep } from '@lottery/chain';
 import { createEventLog } from '@lottery/event-log';
+import { Registry } from 'prom-client';
 import { createLogger, ProgressReporter, startMetricsServer } from '@lottery/telemetry';
 import { loadIndexerConfig } from './config';
 import { FollowerSupervisor } from './follower-supervisor';
@@ -30,34 +31,38 @@ async function main(): Promise<void> {
     throw new Error(`RPC_URL serves chain ${nodeChainId} but CHAIN_ID is ${config.CHAIN_ID}`);
   }
 
-  let supervisor: FollowerSupervisor | undefined;
-  const metricsServer = await startMetricsServer(config.METRICS_PORT, () =>
-    supervisor?.isStalled() ? 'indexer stalled: no progress while the head moves' : null,
-  );
-  const metrics = createIndexerMetrics(metricsServer.registry);
+  const registry = new Registry();
+  const metrics = createIndexerMetrics(registry);
   const progressBar = new ProgressReporter('indexing', 'blocks', 'events', logger);
-  const follower = new ChainFollower(rpc, eventLog, {
-    chainId: config.CHAIN_ID,
-    jackpot: config.JACKPOT_ADDRESS as `0x${string}`,
-    startBlock: config.START_BLOCK,
-    confirmations: config.CONFIRMATIONS,
-    reorgDepth: config.REORG_DEPTH,
-    concurrency: config.BACKFILL_CONCURRENCY,
-    planner: { maxSpan: config.BACKFILL_MAX_SPAN, targetLogs: config.BACKFILL_TARGET_LOGS },
-    pollIntervalMs: config.POLL_INTERVAL_MS,
-    logger,
-    onProgress: (p) => {
-      supervisor?.progress(p.headBlock, p.indexedBlock);
-      metrics.indexedBlock.set(p.indexedBlock);
-      metrics.headBlock.set(p.headBlock);
-      metrics.lagBlocks.set(Math.max(0, p.headBlock - p.indexedBlock));
-      metrics.eventsAppended.inc(p.appended);
-      if (p.phase === 'backfill') progressBar.update({ done: p.indexedBlock, total: p.headBlock, items: p.appended });
-    },
-    onRpcError: () => metrics.rpcErrors.inc(),
-    onReorg: () => metrics.reorgs.inc(),
-  });
-  supervisor = new FollowerSupervisor(() => follower, { stallTimeoutMs: config.STALL_TIMEOUT_MS, logger, metrics });
+  // A restart after a stall gets a fresh follower: it resumes from the event log's checkpoint.
+  const newFollower = () =>
+    new ChainFollower(rpc, eventLog, {
+      chainId: config.CHAIN_ID,
+      jackpot: config.JACKPOT_ADDRESS as `0x${string}`,
+      startBlock: config.START_BLOCK,
+      confirmations: config.CONFIRMATIONS,
+      reorgDepth: config.REORG_DEPTH,
+      concurrency: config.BACKFILL_CONCURRENCY,
+      planner: { maxSpan: config.BACKFILL_MAX_SPAN, targetLogs: config.BACKFILL_TARGET_LOGS },
+      pollIntervalMs: config.POLL_INTERVAL_MS,
+      logger,
+      onProgress: (p) => {
+        supervisor.progress(p.headBlock, p.indexedBlock);
+        metrics.indexedBlock.set(p.indexedBlock);
+        metrics.headBlock.set(p.headBlock);
+        metrics.lagBlocks.set(Math.max(0, p.headBlock - p.indexedBlock));
+        metrics.eventsAppended.inc(p.appended);
+        if (p.phase === 'backfill') progressBar.update({ done: p.indexedBlock, total: p.headBlock, items: p.appended });
+      },
+      onRpcError: () => metrics.rpcErrors.inc(),
+      onReorg: () => metrics.reorgs.inc(),
+    });
+  const supervisor = new FollowerSupervisor(newFollower, { stallTimeoutMs: config.STALL_TIMEOUT_MS, logger, metrics });
+  const metricsServer = await startMetricsServer(
+    config.METRICS_PORT,
+    () => (supervisor.isStalled() ? 'indexer stalled: no progress while the head moves' : null),
+    registry,
+  );
   void watchHead(rpc, supervisor, metrics.headBlock, shutdown.signal);
   logger.info(
     {

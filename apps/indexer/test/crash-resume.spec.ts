@@ -45,18 +45,22 @@ describe('indexer process killed with SIGKILL during backfill', () => {
       BACKFILL_CONCURRENCY: '2',
       REORG_DEPTH: '4',
     });
+    const checkpoint = async () => (await f.eventLog.lastCheckpoint())?.blockNumber ?? -1;
     const checkpoints: number[] = [];
     let seed = 42;
     const nextDelay = () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return 1_500 + (seed % 2_000);
+      return 100 + (seed % 1_000);
     };
     for (let kill = 0; kill < 5; kill++) {
+      const before = await checkpoint();
       const child = spawnIndexer(env);
+      // Kill at a random moment once this run has appended something, so every kill interrupts work.
+      await eventually(async () => (await checkpoint()) > before, `progress after kill ${kill}`, 60_000);
       await new Promise((r) => setTimeout(r, nextDelay()));
       child.kill('SIGKILL');
       expect((await exited(child)).signal).toBe('SIGKILL');
-      checkpoints.push((await f.eventLog.lastCheckpoint())?.blockNumber ?? -1);
+      checkpoints.push(await checkpoint());
     }
     const head = await headOf(f.anvil.rpcUrl);
     // The kills hit a backfill in progress: it advanced between kills and had not finished by the last one.

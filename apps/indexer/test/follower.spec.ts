@@ -24,10 +24,16 @@ describe('indexer follower on a simulated lottery (anvil + Postgres event log)',
     await simulateHistory(f.anvil.rpcUrl, f.deployment, { seed: 11, rounds: 2, ticketsPerRound: 24 });
     sim = await createSimulationContext(f.anvil.rpcUrl, f.deployment, { seed: 12 });
     // A small reorg window makes most of the history go through the ranged backfill, the rest block by block.
-    const follower: ChainFollower = followerFor(f, f.anvil.rpcUrl, { reorgDepth: 12, planner: { initialSpan: 5, maxSpan: 40 } });
+    const follower: ChainFollower = followerFor(f, f.anvil.rpcUrl, {
+      reorgDepth: 12,
+      planner: { initialSpan: 5, maxSpan: 40 },
+    });
     const controller = new AbortController();
     const running = follower.run(controller.signal).catch((e: unknown) => {
-      if (!(e instanceof AbortedError)) { console.error('FOLLOWER DIED', e); throw e; }
+      if (!(e instanceof AbortedError)) {
+        console.error('FOLLOWER DIED', e);
+        throw e;
+      }
     });
     stop = async () => {
       controller.abort();

@@ -86,12 +86,14 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
     const registry = new Registry();
     const metrics = createIndexerMetrics(registry);
     const logger = pino({ level: 'silent' });
-    let supervisor: FollowerSupervisor | undefined;
-    const follower = followerFor(f, proxy.url, {
-      reorgDepth: 16,
-      onProgress: (p) => supervisor?.progress(p.headBlock, p.indexedBlock),
-    });
-    supervisor = new FollowerSupervisor(() => follower, { stallTimeoutMs: 1_000, logger, metrics });
+    const supervisor: FollowerSupervisor = new FollowerSupervisor(
+      () =>
+        followerFor(f, proxy.url, {
+          reorgDepth: 16,
+          onProgress: (p) => supervisor.progress(p.headBlock, p.indexedBlock),
+        }),
+      { stallTimeoutMs: 1_000, logger, metrics },
+    );
     const shutdown = new AbortController();
     const running = supervisor.run(shutdown.signal);
     try {
@@ -99,7 +101,7 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
       proxy.faults.hangMethods = ['eth_getLogs'];
       await buyOrder(sim, 2);
       supervisor.position.head = await headOf(f.anvil.rpcUrl);
-      await eventually(async () => supervisor?.isStalled(), 'the watchdog to flag the stall', 10_000);
+      await eventually(async () => supervisor.isStalled(), 'the watchdog to flag the stall', 10_000);
       expect((await registry.getSingleMetric('indexer_stalls_total')?.get())?.values[0]?.value).toBeGreaterThanOrEqual(
         1,
       );

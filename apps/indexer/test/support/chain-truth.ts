@@ -16,7 +16,8 @@ function normalize(value: unknown): unknown {
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'string') return value.toLowerCase();
   if (Array.isArray(value)) return value.map(normalize);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalize(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalize(v)]));
   return value;
 }
 

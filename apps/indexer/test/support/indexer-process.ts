@@ -29,9 +29,12 @@ export function indexerEnv(
   };
 }
 
-/** Runs apps/indexer as a real process, as production does. */
+/**
+ * Runs apps/indexer as a real process, as production does. Its stderr is drained (a full pipe would
+ * block the child) and shown if the process fails on its own.
+ */
 export function spawnIndexer(env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(
+  const child = spawn(
     process.execPath,
     ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'apps', 'indexer', 'src', 'main.ts')],
     {
@@ -39,6 +42,14 @@ export function spawnIndexer(env: NodeJS.ProcessEnv): ChildProcess {
       stdio: ['ignore', 'ignore', 'pipe'],
     },
   );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-8_000);
+  });
+  child.once('exit', (code) => {
+    if (code !== null && code !== 0) process.stderr.write(`indexer exited with ${code}:\n${stderr}\n`);
+  });
+  return child;
 }
 
 export function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {

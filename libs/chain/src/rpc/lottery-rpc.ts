@@ -2,6 +2,7 @@ import { createPublicClient, http, toEventSelector, type Hex, type PublicClient 
 import { lotteryEventsAbi } from '../abi/lottery-events.abi';
 import { drawingStateAbi } from '../abi/lottery-functions.abi';
 import type { MinedLog } from '../decode/log-decoder';
+import { isStateUnavailable } from './rpc-errors';
 
 export interface RpcBlock {
   number: number;
@@ -116,15 +117,25 @@ export class LotteryRpc {
     return raw.map(toLog);
   }
 
-  /** `edgePerTicket` of a drawing as the Jackpot reported it at `blockNumber` (not in any event). */
+  /**
+   * `edgePerTicket` of a drawing (not in any event), read at `blockNumber`. The Jackpot fixes it when
+   * the drawing is initialized and never changes it, so a node without that block's state (not an
+   * archive node, or anvil past its in-memory window) is asked at its head instead.
+   */
   async edgePerTicket(jackpot: Hex, drawingId: bigint, blockNumber: number): Promise<bigint> {
-    const state = await this.client.readContract({
-      address: jackpot,
-      abi: drawingStateAbi,
-      functionName: 'getDrawingState',
-      args: [drawingId],
-      blockNumber: BigInt(blockNumber),
-    });
-    return state.edgePerTicket;
+    const read = (at?: bigint) =>
+      this.client.readContract({
+        address: jackpot,
+        abi: drawingStateAbi,
+        functionName: 'getDrawingState',
+        args: [drawingId],
+        ...(at === undefined ? {} : { blockNumber: at }),
+      });
+    try {
+      return (await read(BigInt(blockNumber))).edgePerTicket;
+    } catch (error) {
+      if (!isStateUnavailable(error)) throw error;
+      return (await read()).edgePerTicket;
+    }
   }
 }

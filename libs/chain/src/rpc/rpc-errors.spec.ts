@@ -1,4 +1,4 @@
-import { classifyRpcError } from './rpc-errors';
+import { classifyRpcError, isStateUnavailable } from './rpc-errors';
 
 const rpc = (code: number, message: string) => Object.assign(new Error(message), { code });
 
@@ -34,5 +34,24 @@ describe('classifyRpcError', () => {
     expect(classifyRpcError(Object.assign(new Error('x'), { status: 429 })).kind).toBe('rate-limited');
     expect(classifyRpcError(new Error('Too Many Requests')).kind).toBe('rate-limited');
     expect(classifyRpcError(new Error('socket hang up')).kind).toBe('transient');
+  });
+});
+
+describe('isStateUnavailable', () => {
+  it.each([
+    ['anvil past its window', rpc(-32602, 'BlockOutOfRangeError: block height is 6114 but requested was 13')],
+    ['geth full node', rpc(-32000, 'missing trie node 3f2a (path ) state 0x... is not available')],
+    ['erigon', rpc(-32000, 'header not found')],
+    [
+      'nested cause',
+      Object.assign(new Error('call failed'), { cause: rpc(-32000, 'historical state abc is not available') }),
+    ],
+  ])('%s means the state is gone', (_l, err) => {
+    expect(isStateUnavailable(err)).toBe(true);
+  });
+
+  it('does not mistake a revert or a network failure for missing state', () => {
+    expect(isStateUnavailable(rpc(3, 'execution reverted'))).toBe(false);
+    expect(isStateUnavailable(new Error('socket hang up'))).toBe(false);
   });
 });

@@ -58,3 +58,19 @@ export function classifyRpcError(error: unknown): RpcFailure {
   }
   return { kind: 'transient' };
 }
+
+const STATE_UNAVAILABLE = [
+  /missing trie node/i,
+  /header not found/i,
+  /BlockOutOfRange/i,
+  /historical state .*(not available|unavailable)/i,
+  /state (is )?(not available|unavailable|pruned)/i,
+  /state histories haven't been fully indexed/i,
+  /required historical state/i,
+];
+
+/** A node that is not an archive node (or anvil past its in-memory window) cannot run calls at old blocks. */
+export function isStateUnavailable(error: unknown): boolean {
+  const { text } = describe(error);
+  return STATE_UNAVAILABLE.some((p) => p.test(text));
+}
