@@ -10,6 +10,7 @@ import { createApiApp } from './create-api-app';
 import { AccountsApiKeyLookup } from './database/accounts-api-key-lookup';
 import { AccountsPartnerLedger } from './database/accounts-partner-ledger';
 import { BackgroundDataSource } from './database/background-data-source';
+import { pipelineReadiness } from './health/pipeline-readiness';
 import { createAppLogger } from './logger';
 import { startPartnerGiveaways } from './partner-giveaways/purchase/start-partner-giveaways';
 import { createRateLimitStore } from './rate-limit/create-rate-limit-store';
@@ -56,7 +57,11 @@ async function main(): Promise<void> {
     readModels: new PostgresReadModelQueries(readModels.dataSource),
     apiKeys: new AccountsApiKeyLookup(accounts, config.keyPrefix),
     rateLimitStore,
-    readinessChecks: [readModels, accounts],
+    readinessChecks: [
+      readModels,
+      accounts,
+      ...(config.pipelineReadyUrls.length > 0 ? [pipelineReadiness(config.pipelineReadyUrls)] : []),
+    ],
     giveaways: giveaways?.giveaways ?? null,
   });
   await app.listen({ port: config.port, host: config.host });

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
 
   const registry = new Registry();
   const metrics = createIndexerMetrics(registry);
+  let caughtUp = false;
   const progressBar = new ProgressReporter('indexing', 'blocks', 'events', logger);
   // A restart after a stall gets a fresh follower: it resumes from the event log's checkpoint.
   const newFollower = () =>
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
       pollIntervalMs: config.POLL_INTERVAL_MS,
       logger,
       onProgress: (p) => {
+        if (p.phase !== 'backfill') caughtUp = true;
         supervisor.progress(p.headBlock, p.indexedBlock);
         metrics.indexedBlock.set(p.indexedBlock);
         metrics.headBlock.set(p.headBlock);
@@ -60,7 +62,11 @@ async function main(): Promise<void> {
   const supervisor = new FollowerSupervisor(newFollower, { stallTimeoutMs: config.STALL_TIMEOUT_MS, logger, metrics });
   const metricsServer = await startMetricsServer(
     config.METRICS_PORT,
-    () => (supervisor.isStalled() ? 'indexer stalled: no progress while the head moves' : null),
+    () => {
+      if (supervisor.isStalled()) return 'indexer stalled: no progress while the head moves';
+      const { head, indexed } = supervisor.position;
+      return caughtUp ? null : `backfilling: block ${indexed} of ${head}`;
+    },
     registry,
   );
   void watchHead(rpc, supervisor, metrics.headBlock, shutdown.signal);

@@ -36,7 +36,13 @@ async function main(): Promise<void> {
   await eventLog.init();
 
   let failure: string | null = null;
-  const metricsServer = await startMetricsServer(config.METRICS_PORT, () => failure);
+  let lag: number | null = null;
+  // Ready once the read models are within one batch of the log's tail: the API then serves current data.
+  const metricsServer = await startMetricsServer(config.METRICS_PORT, () => {
+    if (failure) return failure;
+    if (lag === null) return 'measuring the lag behind the event log';
+    return lag > config.BATCH_MAX_EVENTS ? `catching up: ${lag} events behind the event log` : null;
+  });
   const projection = new Projection(dataSource, {
     chainId: config.CHAIN_ID,
     schema: config.READ_SCHEMA,
@@ -51,6 +57,10 @@ async function main(): Promise<void> {
         logger,
         maxBatch: config.BATCH_MAX_EVENTS,
         maxWaitMs: config.BATCH_MAX_WAIT_MS,
+        lagEveryMs: 1_000,
+        onLag: (events) => {
+          lag = events;
+        },
       },
       shutdown.signal,
     );

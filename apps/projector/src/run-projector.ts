@@ -12,6 +12,8 @@ export interface ProjectorLoop {
   maxWaitMs: number;
   /** How often the lag behind the log's tail is measured. */
   lagEveryMs?: number;
+  /** Told every lag measurement (events behind the log's tail), e.g. for readiness. */
+  onLag?: (events: number) => void;
 }
 
 /**
@@ -26,7 +28,12 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
   metrics.position.set(position);
   logger.info({ from: position + 1, schema: projection.schema }, 'projecting the event log');
 
-  const measureLag = async () => metrics.lagEvents.set(Math.max(0, (await eventLog.tail()) - 1 - position));
+  const measureLag = async () => {
+    const lag = Math.max(0, (await eventLog.tail()) - 1 - position);
+    metrics.lagEvents.set(lag);
+    loop.onLag?.(lag);
+  };
+  void measureLag().catch(() => undefined);
   const lagTimer = setInterval(() => void measureLag().catch(() => undefined), loop.lagEveryMs ?? 5_000);
   lagTimer.unref();
 

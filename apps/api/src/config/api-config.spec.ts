@@ -42,4 +42,15 @@ describe('loadApiConfig', () => {
       environment: 'live',
     });
   });
+
+  it('reads the pipeline readiness URLs and refuses anything else', () => {
+    expect(loadApiConfig({ DATABASE_URL }).pipelineReadyUrls).toEqual([]);
+    expect(
+      loadApiConfig({
+        DATABASE_URL,
+        PIPELINE_READY_URLS: 'http://127.0.0.1:9464/health/ready, http://p:1/health/ready',
+      }).pipelineReadyUrls,
+    ).toEqual(['http://127.0.0.1:9464/health/ready', 'http://p:1/health/ready']);
+    expect(() => loadApiConfig({ DATABASE_URL, PIPELINE_READY_URLS: 'indexer:9464' })).toThrow(/PIPELINE_READY_URLS/);
+  });
 });

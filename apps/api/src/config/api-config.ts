@@ -25,6 +25,8 @@ export interface ApiConfig {
   rateLimits: TierLimits;
   /** The partner giveaway's chain and signer; null = not configured, its endpoints answer 503. */
   giveaways: GiveawaysConfig | null;
+  /** /health/ready URLs of the indexer and projector the API's readiness waits for (none by default). */
+  pipelineReadyUrls: string[];
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -81,6 +83,18 @@ const ENV_SCHEMA = z.object({
     .regex(/^(0x[0-9a-fA-F]{64}|anvil)$/, 'must be 0x followed by 64 hex characters, or "anvil"')
     .optional(),
   PARTNER_JOB_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  PIPELINE_READY_URLS: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const urls = (raw ?? '')
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean);
+      if (urls.every((u) => /^https?:\/\/\S+$/.test(u))) return urls;
+      ctx.addIssue({ code: 'custom', message: 'expected a comma-separated list of http(s) URLs' });
+      return z.NEVER;
+    }),
 });
 
 export class ConfigError extends Error {
@@ -114,6 +128,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv): ApiConfig {
     logLevel: e.LOG_LEVEL,
     rateLimits: SPEC_TIER_LIMITS,
     giveaways: giveaways.config,
+    pipelineReadyUrls: e.PIPELINE_READY_URLS,
   };
 }
 

@@ -67,6 +67,7 @@ export class ChainFollower {
         indexed = await this.followHead(indexed, head, tracker, retry);
       } else {
         // A node behind our position (lagging or load-balanced) is waited for, never taken for a reorg.
+        this.options.onProgress?.({ phase: 'realtime', indexedBlock: indexed, headBlock: head, appended: 0 });
         await sleep(this.options.pollIntervalMs, signal);
       }
     }
