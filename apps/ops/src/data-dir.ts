@@ -13,6 +13,9 @@ export interface InstanceState {
   chainId?: number;
   deployBlock?: number;
   contracts?: Record<string, string>;
+  /** The local lottery's whole deployment (encoded bigints), for the simulator after a restart. */
+  deployment?: unknown;
+  metricsPorts?: { indexer: number; projector: number };
   /** Demo keys created on first start, shown again on later starts (local development only). */
   demoApiKey?: string;
   demoPartnerKey?: string;

@@ -1,10 +1,20 @@
 import 'reflect-metadata';
 import { Command } from 'commander';
 import { registerApiKeys } from './commands/api-keys';
+import { registerReindex } from './commands/reindex';
+import { registerReplay } from './commands/replay';
+import { registerMigrate } from './commands/migrate';
+import { registerPartners } from './commands/partners';
+import { registerStart } from './commands/start';
 
 /** `npm run ops -- <command>`: what operators run. Every command takes --json for scripts. */
 const program = new Command('ops').description('operate the lottery data backbone').showHelpAfterError();
+registerStart(program);
 registerApiKeys(program);
+registerReplay(program);
+registerReindex(program);
+registerPartners(program);
+registerMigrate(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const json = process.argv.includes('--json');

@@ -3,3 +3,4 @@ export * from './env-config';
 export * from './metrics-server';
 export * from './progress-reporter';
 export * from './stall-watchdog';
+export * from './free-port';

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '@lottery/telemetry';
 
@@ -12,7 +13,8 @@ export interface AppProcess {
 
 /**
  * Runs the apps (indexer, projector, api) as child processes, the same entry points production runs,
- * restarts one that dies unexpectedly, and stops them all with SIGTERM (then SIGKILL after a grace period).
+ * each logging to its own file, restarts one that dies unexpectedly, and stops them all with SIGTERM
+ * (then SIGKILL after a grace period).
  */
 export class ProcessSupervisor {
   private readonly apps = new Map<string, AppProcess>();
@@ -20,16 +22,17 @@ export class ProcessSupervisor {
 
   constructor(private readonly logger: Logger) {}
 
-  start(name: string, entry: string, env: NodeJS.ProcessEnv): void {
+  start(name: string, entry: string, env: NodeJS.ProcessEnv, logFile: string): void {
+    const log = openSync(logFile, 'a');
     const child = spawn(process.execPath, ['-r', REGISTER, join(REPO_ROOT, entry)], {
       env: { ...process.env, ...env },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', log, log],
     });
     this.apps.set(name, { name, child });
     child.once('exit', (code, signal) => {
       if (this.stopping) return;
-      this.logger.error({ app: name, code, signal }, 'app exited unexpectedly, restarting in 2s');
-      setTimeout(() => !this.stopping && this.start(name, entry, env), 2_000).unref();
+      this.logger.error({ app: name, code, signal, log: logFile }, 'app exited unexpectedly, restarting in 2s');
+      setTimeout(() => !this.stopping && this.start(name, entry, env, logFile), 2_000).unref();
     });
   }
 

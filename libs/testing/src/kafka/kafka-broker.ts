@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { hasExited, killOnParentExit, requireCommand, runCommand, stopChild } from '../child-process';
-import { freePort } from '../free-port';
+import { freePort } from '@lottery/telemetry';
 import { ensureKafkaJars } from './kafka-jars';
 import { type KafkaServerLayout, kafkaLog4jProperties, kafkaServerProperties } from './kafka-server-config';
 

@@ -1,6 +1,9 @@
 import { createServer } from 'node:net';
 
-/** A port free right now on 127.0.0.1, preferring `preferred` (so a restart keeps its URLs). */
+/**
+ * A TCP port free on 127.0.0.1 right now, preferring `preferred` (so a restart keeps its URLs). For
+ * servers that cannot report a port they chose (Kafka, embedded Postgres) and for stable local URLs.
+ */
 export async function freePort(preferred?: number): Promise<number> {
   if (preferred && (await canListen(preferred))) return preferred;
   return new Promise((resolve, reject) => {

@@ -1,0 +1,77 @@
+import type { EventLogConfig } from '@lottery/event-log';
+import { DEFAULT_READ_SCHEMA } from '@lottery/persistence';
+import { loadConfig } from '@lottery/telemetry';
+import { z } from 'zod';
+import { databaseUrl } from '../connection';
+import { readState } from '../data-dir';
+
+const identifier = z.string().regex(/^[a-z_][a-z0-9_]{0,50}$/, 'must be a lowercase SQL identifier');
+const optionalInt = (min: number) => z.coerce.number().int().min(min).optional();
+
+/**
+ * The variables `ops replay` and `ops reindex` read: the same names and defaults as the indexer's and
+ * the projector's configuration, so an operator runs them with the apps' environment. Unset CHAIN_ID,
+ * RPC_URL and START_BLOCK fall back to the embedded instance that `npm start` runs.
+ */
+const schema = z
+  .object({
+    EVENT_LOG: z.enum(['postgres', 'kafka']).default('postgres'),
+    EVENT_LOG_SCHEMA: identifier.default('lottery_log'),
+    KAFKA_BROKERS: z.string().optional(),
+    CHAIN_ID: z.coerce.number().int().positive().optional(),
+    READ_SCHEMA: identifier.default(DEFAULT_READ_SCHEMA),
+    REORG_WINDOW_BLOCKS: optionalInt(1),
+    RPC_URL: z.string().url('must be the JSON-RPC URL of a node, e.g. http://127.0.0.1:8545').optional(),
+    START_BLOCK: optionalInt(0),
+    REORG_DEPTH: z.coerce.number().int().min(1).default(128),
+  })
+  .superRefine((c, ctx) => {
+    if (c.EVENT_LOG === 'kafka' && !c.KAFKA_BROKERS) {
+      ctx.addIssue({ code: 'custom', path: ['KAFKA_BROKERS'], message: 'required when EVENT_LOG=kafka (host:port,…)' });
+    }
+  });
+
+export type OpsPipelineEnv = z.infer<typeof schema>;
+
+/** Empty variables count as unset (a compose file's `CHAIN_ID=` means "not given"). */
+export function loadPipelineEnv(env: NodeJS.ProcessEnv = process.env): OpsPipelineEnv {
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  return loadConfig('ops', schema, given);
+}
+
+/** CHAIN_ID, or the chain of the embedded instance. */
+export function chainIdOf(env: OpsPipelineEnv): number {
+  const chainId = env.CHAIN_ID ?? readState().chainId;
+  if (chainId === undefined) {
+    throw new Error(
+      'no chain id: set CHAIN_ID (8453 for Base), or run `npm start` first to create the embedded instance',
+    );
+  }
+  return chainId;
+}
+
+/** The event log the indexer writes and the projector reads. */
+export function eventLogConfigOf(env: OpsPipelineEnv, chainId: number): EventLogConfig {
+  return env.EVENT_LOG === 'kafka'
+    ? { kind: 'kafka', brokers: (env.KAFKA_BROKERS ?? '').split(','), chainId }
+    : { kind: 'postgres', databaseUrl: databaseUrl(), schema: env.EVENT_LOG_SCHEMA };
+}
+
+/** RPC_URL, or the embedded instance's anvil. */
+export function rpcUrlOf(env: OpsPipelineEnv): string {
+  if (env.RPC_URL) return env.RPC_URL;
+  const port = readState().anvilPort;
+  if (port) return `http://127.0.0.1:${port}`;
+  throw new Error('no chain node: set RPC_URL, or run `npm start` first to create the embedded instance');
+}
+
+/** START_BLOCK (the deploy block), or the embedded lottery's deploy block. */
+export function deployBlockOf(env: OpsPipelineEnv): number {
+  const block = env.START_BLOCK ?? readState().deployBlock;
+  if (block === undefined) {
+    throw new Error(
+      'no deploy block: set START_BLOCK to the block the lottery was deployed in (as the indexer has it)',
+    );
+  }
+  return block;
+}

@@ -1,0 +1,152 @@
+import type { Command } from 'commander';
+import { LotteryRpc } from '@lottery/chain';
+import { createEventLog, type EventLogConfig } from '@lottery/event-log';
+import { readState } from '../data-dir';
+import { print } from '../output';
+import { blockTrail, checkFromBlock, planRewind } from '../reindex/checkpoint-rewind';
+import { isRunningIndexer, stopIndexer } from '../reindex/embedded-indexer';
+import { nonNegativeInt } from './options';
+import { chainIdOf, deployBlockOf, eventLogConfigOf, loadPipelineEnv, rpcUrlOf } from './pipeline-env';
+
+export interface ReindexRun {
+  fromBlock: number;
+  log: EventLogConfig;
+  rpcUrl: string;
+  chainId: number;
+  /** The lottery's deploy block (START_BLOCK). */
+  deployBlock: number;
+  /** Block hashes the rewound checkpoint carries (the indexer's REORG_DEPTH). */
+  reorgDepth: number;
+  /** The embedded instance's indexer: stopped before the rewind is appended, if it is running. */
+  indexerPid?: number;
+  stopTimeoutMs?: number;
+}
+
+export interface ReindexResult {
+  /** The first block the indexer reads after its restart. */
+  fromBlock: number;
+  /** Where the indexer stood before. */
+  previousCheckpoint: number;
+  /** The rewound checkpoint (fromBlock − 1). */
+  checkpoint: number;
+  /** Set when the chain had reorganised since the indexer's last append: those blocks were reverted too. */
+  reverted: { fromBlock: number; blocks: number } | null;
+  /** `stopped`: the embedded indexer was stopped (its supervisor restarts it); `restart-required`: no indexer of ours ran. */
+  indexer: 'stopped' | 'restart-required';
+  stoppedPid: number | null;
+  eventLog: EventLogConfig['kind'];
+}
+
+/**
+ * `ops reindex --from-block N`: makes the indexer re-read the chain from block N by appending an empty
+ * batch whose checkpoint is rewound to N − 1 (see planRewind). The indexer keeps its position in
+ * memory while it runs, so it must be (re)started after the append; a running embedded indexer is
+ * stopped before it, and its supervisor starts it again.
+ */
+export async function runReindex(run: ReindexRun): Promise<ReindexResult> {
+  const rpc = new LotteryRpc(run.rpcUrl, [], { timeoutMs: 20_000 });
+  const nodeChainId = await rpc.chainId();
+  if (nodeChainId !== run.chainId) {
+    throw new Error(`RPC_URL serves chain ${nodeChainId} but CHAIN_ID is ${run.chainId}`);
+  }
+  const eventLog = createEventLog(run.log);
+  try {
+    const before = await eventLog.lastCheckpoint();
+    checkFromBlock(run.fromBlock, before, { deployBlock: run.deployBlock });
+    // Fetched before the indexer is stopped: its supervisor restarts it 2 s after it exits, and the
+    // rewind must be appended well before the new process reads the checkpoint.
+    const trail = await blockTrail(rpc, run.fromBlock - 1, run.reorgDepth);
+    let stoppedPid: number | null = null;
+    if (isRunningIndexer(run.indexerPid)) {
+      await stopIndexer(run.indexerPid, run.stopTimeoutMs ?? 30_000);
+      stoppedPid = run.indexerPid;
+    }
+    // The indexer may have appended while it ran: plan against the final checkpoint.
+    const current = await eventLog.lastCheckpoint();
+    checkFromBlock(run.fromBlock, current, { deployBlock: run.deployBlock });
+    if (!current) throw new Error('unreachable: checked above');
+    const rewind = await planRewind(rpc, current, {
+      chainId: run.chainId,
+      fromBlock: run.fromBlock,
+      depth: run.reorgDepth,
+      trail,
+    });
+    await eventLog.append(rewind.events, rewind.checkpoint);
+    return {
+      fromBlock: rewind.checkpoint.blockNumber + 1,
+      previousCheckpoint: current.blockNumber,
+      checkpoint: rewind.checkpoint.blockNumber,
+      reverted: rewind.reverted,
+      indexer: stoppedPid === null ? 'restart-required' : 'stopped',
+      stoppedPid,
+      eventLog: run.log.kind,
+    };
+  } finally {
+    await eventLog.close().catch(() => undefined);
+  }
+}
+
+function describe(r: ReindexResult): string {
+  const lines = [`rewound the indexer's checkpoint from block ${r.previousCheckpoint} to block ${r.checkpoint}`];
+  if (r.reverted) {
+    lines.push(
+      `the chain had reorganised since the indexer's last append: reverted ${r.reverted.blocks} tracked block(s) ` +
+        `from block ${r.reverted.fromBlock} (the projector undoes them)`,
+    );
+  }
+  if (r.indexer === 'stopped') {
+    lines.push(
+      `stopped the embedded indexer (pid ${r.stoppedPid}); its supervisor starts it again in 2 s and it re-reads from block ${r.fromBlock}`,
+    );
+  } else {
+    lines.push(
+      `restart the indexer now: it re-reads from block ${r.fromBlock} when it starts.`,
+      r.eventLog === 'kafka'
+        ? 'An indexer still running was fenced by this append (same transactional id): its next append fails and it must be restarted.'
+        : 'An indexer still running would overwrite this rewind with its next append: it must have been stopped first ' +
+            '(Kubernetes: scale the indexer to 0, reindex, scale it back to 1).',
+    );
+  }
+  lines.push('Re-appended events keep their ids: the projector skips the ones it has already applied.');
+  return lines.join('\n');
+}
+
+export function registerReindex(program: Command): void {
+  program
+    .command('reindex')
+    .description('make the indexer re-read chain history from a block (rewinds its checkpoint in the event log)')
+    .requiredOption(
+      '--from-block <n>',
+      'first block to read again (between the deploy block and the checkpoint)',
+      nonNegativeInt,
+    )
+    .option(
+      '--json',
+      'print {"fromBlock","previousCheckpoint","checkpoint","reverted","indexer","stoppedPid","eventLog"}',
+    )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Environment: DATABASE_URL (default: the embedded instance), EVENT_LOG (postgres|kafka), EVENT_LOG_SCHEMA,',
+        'KAFKA_BROKERS, CHAIN_ID, RPC_URL, START_BLOCK (defaults: the embedded instance), REORG_DEPTH (default 128).',
+        '',
+        "The embedded instance's indexer is stopped first and restarted by `npm start`'s supervisor. Elsewhere,",
+        'stop the indexer before and start it after (Kubernetes: scale to 0, reindex, scale back to 1).',
+      ].join('\n'),
+    )
+    .action(async (o: { fromBlock: number; json?: boolean }) => {
+      const env = loadPipelineEnv();
+      const chainId = chainIdOf(env);
+      const result = await runReindex({
+        fromBlock: o.fromBlock,
+        log: eventLogConfigOf(env, chainId),
+        rpcUrl: rpcUrlOf(env),
+        chainId,
+        deployBlock: deployBlockOf(env),
+        reorgDepth: env.REORG_DEPTH,
+        indexerPid: readState().pids?.['indexer'],
+      });
+      print(!!o.json, result, () => describe(result));
+    });
+}

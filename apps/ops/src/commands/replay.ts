@@ -1,0 +1,212 @@
+import type { Command } from 'commander';
+import { Client } from 'pg';
+import { createEventLog, type EventLogConfig } from '@lottery/event-log';
+import { nextSchemaName, readSchemaName, retiredSchemaName } from '@lottery/persistence';
+import { replayIntoFreshSchema, type ReplayProgress } from '@lottery/projection';
+import { createLogger, ProgressReporter, type Logger } from '@lottery/telemetry';
+import { databaseUrl } from '../connection';
+import { print } from '../output';
+import { positiveInt } from './options';
+import { chainIdOf, eventLogConfigOf, loadPipelineEnv } from './pipeline-env';
+
+export interface ReplayRun {
+  /** The database holding the read models. */
+  url: string;
+  /** The live read-model schema to rebuild (the projector's READ_SCHEMA). */
+  schema: string;
+  chainId: number;
+  log: EventLogConfig;
+  batchSize?: number;
+  reorgWindowBlocks?: number;
+  /** Aborting stops between batches; the live schema is untouched and the half-built one dropped. */
+  signal?: AbortSignal;
+  logger: Logger;
+  /** Where the progress bar goes (default stderr; stdout stays free for --json). */
+  progressStream?: NodeJS.WriteStream;
+}
+
+export interface ReplaySummary {
+  schema: string;
+  /** Log records folded into the new generation. */
+  events: number;
+  seconds: number;
+  eventsPerSecond: number;
+  /** Schemas an earlier, interrupted replay had left behind, dropped before this one started. */
+  droppedLeftovers: string[];
+}
+
+/**
+ * `ops replay`: rebuilds the read models from the whole event log next to the live ones and switches
+ * them in atomically (libs/projection replayIntoFreshSchema), with three guards around it: one replay
+ * per schema at a time (a session advisory lock; a second one would drop the first one's half-built
+ * schema), a log that is shorter than what the live schema has already folded is refused (a wrong
+ * EVENT_LOG or EVENT_LOG_SCHEMA would otherwise switch in empty read models), and a failed or
+ * interrupted replay drops its half-built `<schema>_next` on the way out.
+ *
+ * A running projector needs no pause: it takes the same advisory lock for every batch as the switch
+ * does, names its tables by schema name in every statement, and so writes its next batch into the new
+ * generation, skipping the records the replay already folded (its position fence).
+ */
+export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
+  const live = readSchemaName(run.schema);
+  const next = nextSchemaName(live);
+  const started = Date.now();
+  const guard = new Client({ connectionString: run.url, application_name: 'ops-replay' });
+  await guard.connect();
+  const eventLog = createEventLog(run.log);
+  try {
+    const { rows } = await guard.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [
+      `lottery-replay:${live}`,
+    ]);
+    if (!rows[0]?.locked) {
+      throw new Error(`another replay of schema "${live}" is running; wait for it to finish (or stop it) and retry`);
+    }
+    const leftovers = (
+      await guard.query<{ nspname: string }>(`SELECT nspname FROM pg_namespace WHERE nspname = ANY($1) ORDER BY 1`, [
+        [next, retiredSchemaName(live)],
+      ])
+    ).rows.map((r) => r.nspname);
+    if (leftovers.length > 0) run.logger.warn({ leftovers }, 'dropping what an interrupted replay left behind');
+
+    const head = await eventLog.head();
+    const tail = await eventLog.tail();
+    const folded = await livePosition(guard, live);
+    if (folded !== null && folded >= tail) {
+      throw new Error(
+        `the event log ends before position ${folded}, which the live schema "${live}" has already folded: ` +
+          `is this the projector's event log (EVENT_LOG=${run.log.kind}` +
+          `${run.log.kind === 'postgres' ? `, EVENT_LOG_SCHEMA=${run.log.schema ?? 'event_log'}` : ''})? Nothing was changed`,
+      );
+    }
+
+    const stream = run.progressStream ?? process.stderr;
+    const note = (message: string, fields: object) => {
+      if (stream.isTTY) stream.write(`${message}\n`);
+      else run.logger.info(fields, message);
+    };
+    note(`replaying log positions ${head}..${tail - 1} into "${next}" while "${live}" keeps serving`, {
+      head,
+      tail,
+      schema: next,
+    });
+    const bar = new ProgressReporter('replay', 'positions', 'events', run.logger, stream);
+    let reported = 0;
+    let phase: ReplayProgress['phase'] = 'folding';
+    let result: ReplayProgress;
+    try {
+      result = await replayIntoFreshSchema({
+        url: run.url,
+        schema: live,
+        chainId: run.chainId,
+        log: eventLog,
+        batchSize: run.batchSize,
+        reorgWindowBlocks: run.reorgWindowBlocks,
+        signal: run.signal,
+        onProgress: (p) => {
+          const items = p.records - reported;
+          reported = p.records;
+          if (p.phase === 'folding') {
+            const done = p.position - head;
+            bar.update({ done, total: Math.max(done, p.tail - head), items });
+          } else if (p.phase !== phase && p.phase !== 'done') {
+            const fields = { phase: p.phase, events: p.records, eventsPerSecond: p.eventsPerSecond };
+            if (p.phase === 'indexing') note('building the serving indexes, then catching up with the log', fields);
+            else note(`switching "${next}" in as "${live}"`, fields);
+          }
+          phase = p.phase;
+        },
+      });
+    } catch (error) {
+      // Before the switch the next generation is only a half-built copy; after it, it no longer exists.
+      await guard.query(`DROP SCHEMA IF EXISTS "${next}" CASCADE`).catch(() => undefined);
+      if (run.signal?.aborted) {
+        throw new Error(`replay interrupted: "${live}" is serving as before, the half-built "${next}" was dropped`);
+      }
+      throw error;
+    }
+    const seconds = (Date.now() - started) / 1000;
+    return {
+      schema: live,
+      events: result.records,
+      seconds: Number(seconds.toFixed(3)),
+      eventsPerSecond: Math.round(result.records / Math.max(seconds, 0.001)),
+      droppedLeftovers: leftovers,
+    };
+  } finally {
+    await eventLog.close().catch(() => undefined);
+    // Ending the session releases the replay lock.
+    await guard.end().catch(() => undefined);
+  }
+}
+
+/** The log position the live schema has folded up to; null when it has folded nothing or does not exist yet. */
+async function livePosition(client: Client, schema: string): Promise<number | null> {
+  const { rows: exists } = await client.query(
+    `SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'projector_state'`,
+    [schema],
+  );
+  if (exists.length === 0) return null;
+  const { rows } = await client.query<{ position: string | null }>(
+    `SELECT position FROM "${schema}".projector_state WHERE id = 1`,
+  );
+  return rows[0]?.position == null ? null : Number(rows[0].position);
+}
+
+export function registerReplay(program: Command): void {
+  program
+    .command('replay')
+    .description(
+      'rebuild the read models from the whole event log in a fresh schema while the current one keeps ' +
+        'serving, then switch atomically',
+    )
+    .option('--batch-size <n>', 'log records folded per transaction (default 50000)', positiveInt)
+    .option('--json', 'print {"schema","events","seconds","eventsPerSecond","droppedLeftovers"}')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Environment: DATABASE_URL (default: the embedded instance), EVENT_LOG (postgres|kafka), EVENT_LOG_SCHEMA,',
+        'KAFKA_BROKERS, CHAIN_ID (default: the embedded instance), READ_SCHEMA (default lottery), REORG_WINDOW_BLOCKS.',
+        '',
+        'The projector may keep running: the switch takes the advisory lock the projector takes for every',
+        'batch, and the projector then continues in the new schema from the position the replay reached.',
+        'Ctrl-C (or SIGTERM) stops after the current batch: the live schema is untouched and the half-built',
+        'one is dropped; a rerun starts over.',
+      ].join('\n'),
+    )
+    .action(async (o: { batchSize?: number; json?: boolean }) => {
+      const env = loadPipelineEnv();
+      const chainId = chainIdOf(env);
+      const abort = new AbortController();
+      const logger = createLogger('ops');
+      const onSignal = () => {
+        if (abort.signal.aborted) process.exit(130);
+        process.stderr.write('\ninterrupting the replay after the current batch (again to quit at once)\n');
+        abort.abort();
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+      try {
+        const summary = await runReplay({
+          url: databaseUrl(),
+          schema: env.READ_SCHEMA,
+          chainId,
+          log: eventLogConfigOf(env, chainId),
+          batchSize: o.batchSize,
+          reorgWindowBlocks: env.REORG_WINDOW_BLOCKS,
+          signal: abort.signal,
+          logger,
+        });
+        print(
+          !!o.json,
+          summary,
+          () =>
+            `replayed ${summary.events} events into "${summary.schema}" in ${summary.seconds.toFixed(1)} s ` +
+            `(${summary.eventsPerSecond} events/s)`,
+        );
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    });
+}

@@ -1,0 +1,220 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { ApiKeysService, DEFAULT_READ_SCHEMA, PartnersService, withAccountsDatabase } from '@lottery/persistence';
+import { createLogger, freePort, ProgressReporter } from '@lottery/telemetry';
+import { keyPrefix } from '../connection';
+import { dataDir, readState, writeState } from '../data-dir';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../embedded/embedded-postgres';
+import { ProcessSupervisor } from '../embedded/process-supervisor';
+import { startLocalChain, type LocalChain } from '../instance/local-chain';
+import { appEnvironments, externalChainTarget, localChainTarget, type ChainTarget } from '../instance/pipeline-config';
+import { waitUntilReady } from '../instance/pipeline-watch';
+import { migrateAll } from './migrate';
+import { nonNegativeInt, positiveInt } from './options';
+
+export interface StartOptions {
+  rounds: number;
+  ticketsPerRound: number;
+  purchaseEvery: number;
+  drawEvery: number;
+  live: boolean;
+  seed: string;
+  host: string;
+  chainOnly?: boolean;
+  deploymentEnv?: string;
+  advertisedRpcUrl?: string;
+}
+
+const APPS = {
+  indexer: 'apps/indexer/src/main.ts',
+  projector: 'apps/projector/src/main.ts',
+  api: 'apps/api/src/main.ts',
+} as const;
+
+/** Resolves when SIGINT or SIGTERM arrives. */
+function shutdownSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
+  });
+}
+
+async function portIsFree(port: number): Promise<boolean> {
+  return (await freePort(port)) === port;
+}
+
+/** Keys a newcomer can try right away; created on the first start and shown again on later ones. */
+async function demoKeys(databaseUrl: string, dir: string): Promise<{ apiKey: string; partnerKey: string }> {
+  const state = readState(dir);
+  if (state.demoApiKey && state.demoPartnerKey) return { apiKey: state.demoApiKey, partnerKey: state.demoPartnerKey };
+  const issued = await withAccountsDatabase(databaseUrl, async (dataSource) => {
+    const apiKey = await new ApiKeysService(dataSource, keyPrefix()).create({
+      name: 'demo key (ops start)',
+      environment: 'live',
+    });
+    const partner = await new PartnersService(dataSource, keyPrefix()).create({
+      name: 'demo partner (ops start)',
+      quantity: 100,
+      perWalletMax: 2,
+    });
+    return { apiKey: apiKey.key, partnerKey: partner.key };
+  });
+  writeState({ demoApiKey: issued.apiKey, demoPartnerKey: issued.partnerKey }, dir);
+  return issued;
+}
+
+function deploymentEnvFile(chain: ChainTarget, rpcUrl: string): string {
+  const c = chain.contracts;
+  return [
+    `RPC_URL=${rpcUrl}`,
+    `CHAIN_ID=${chain.chainId}`,
+    `START_BLOCK=${chain.startBlock}`,
+    `JACKPOT_ADDRESS=${c.jackpot}`,
+    `LP_MANAGER_ADDRESS=${c.lpManager ?? ''}`,
+    `PAYOUT_CALCULATOR_ADDRESS=${c.payoutCalculator ?? ''}`,
+    `RANDOM_TICKET_BUYER_ADDRESS=${c.randomTicketBuyer ?? ''}`,
+    `DAILY_POOL_ADDRESS=${c.dailyTicketPool ?? ''}`,
+    `OPERATOR_PRIVATE_KEY=${chain.operatorPrivateKey ?? ''}`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * `ops start`: the whole pipeline on one machine. Every piece that is not configured runs embedded:
+ * anvil with the simulated lottery (no RPC_URL), Postgres from npm (no DATABASE_URL) holding the event
+ * log too (no KAFKA_BROKERS), in-memory rate limits and purchase jobs (no REDIS_URL).
+ */
+export async function runStart(o: StartOptions): Promise<void> {
+  const dir = dataDir();
+  const logsDir = join(dir, 'logs');
+  mkdirSync(logsDir, { recursive: true });
+  const logger = createLogger('ops');
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+  const stopped = shutdownSignal();
+  const startedAt = Date.now();
+  const cleanups: (() => Promise<void>)[] = [];
+  const cleanUp = async () => {
+    for (const step of cleanups.reverse())
+      await step().catch((e: unknown) => logger.warn({ err: e }, 'stop step failed'));
+  };
+
+  try {
+    const apiPort = Number(process.env['PORT'] || 3000);
+    if (!o.chainOnly && !(await portIsFree(apiPort))) {
+      throw new Error(`port ${apiPort} is in use: stop what runs there or set PORT`);
+    }
+
+    let localChain: LocalChain | undefined;
+    let chain: ChainTarget;
+    if (process.env['RPC_URL']) {
+      chain = externalChainTarget(process.env);
+    } else {
+      localChain = await startLocalChain({
+        dir,
+        host: o.host,
+        rounds: o.rounds,
+        ticketsPerRound: o.ticketsPerRound,
+        purchaseEverySeconds: o.purchaseEvery,
+        drawEverySeconds: o.drawEvery,
+        live: o.live,
+        seed: o.seed,
+        say,
+      });
+      cleanups.push(() => localChain?.stop() ?? Promise.resolve());
+      chain = localChainTarget(localChain.rpcUrl, localChain.deployment);
+    }
+
+    if (o.chainOnly) {
+      if (o.deploymentEnv) writeFileSync(o.deploymentEnv, deploymentEnvFile(chain, o.advertisedRpcUrl ?? chain.rpcUrl));
+      say(`chain ready: ${o.advertisedRpcUrl ?? chain.rpcUrl} (chain id ${chain.chainId})`);
+      await localChain?.startLive(say);
+      say(`stopping (${await stopped})`);
+      return;
+    }
+
+    let embedded: EmbeddedDatabase | undefined;
+    let databaseUrl = process.env['DATABASE_URL'];
+    if (!databaseUrl) {
+      const port = await freePort(readState(dir).postgresPort ?? 54329);
+      embedded = await startEmbeddedPostgres(dir, port);
+      writeState({ postgresPort: port }, dir);
+      cleanups.push(() => embedded?.stop() ?? Promise.resolve());
+      databaseUrl = embedded.url;
+    }
+    await migrateAll(databaseUrl, process.env['READ_SCHEMA'] || DEFAULT_READ_SCHEMA);
+    const keys = await demoKeys(databaseUrl, dir);
+
+    const previous = readState(dir).metricsPorts;
+    const metricsPorts = {
+      indexer: await freePort(previous?.indexer ?? 9464),
+      projector: await freePort(previous?.projector ?? 9465),
+    };
+    const env = appEnvironments({
+      chain,
+      databaseUrl,
+      kafkaBrokers: process.env['KAFKA_BROKERS'] || undefined,
+      redisUrl: process.env['REDIS_URL'] || undefined,
+      apiPort,
+      metricsPorts,
+    });
+    const supervisor = new ProcessSupervisor(logger);
+    cleanups.push(() => supervisor.stopAll());
+    for (const app of ['indexer', 'projector', 'api'] as const) {
+      supervisor.start(app, APPS[app], env[app], join(logsDir, `${app}.log`));
+    }
+    writeState({ apiPort, metricsPorts, pids: { ops: process.pid, ...supervisor.pids() } }, dir);
+
+    const apiUrl = `http://localhost:${apiPort}`;
+    say(
+      [
+        '',
+        `  API            ${apiUrl}/v1/rounds`,
+        `  API docs       ${apiUrl}/v1/docs   (free tickets: ${apiUrl}/api/v1/docs)`,
+        `  demo API key   ${keys.apiKey}`,
+        `  partner key    ${keys.partnerKey}`,
+        `  RPC            ${chain.rpcUrl}   (chain id ${chain.chainId})`,
+        `  database       ${embedded ? `embedded Postgres on port ${embedded.port}` : 'DATABASE_URL'}` +
+          `, event log in ${env.indexer['EVENT_LOG'] === 'kafka' ? 'Kafka' : 'Postgres'}`,
+        `  logs           ${logsDir}`,
+        `  data           ${dir}   (npm run ops -- reset wipes it)`,
+        '',
+      ].join('\n'),
+    );
+
+    const watching = new AbortController();
+    void stopped.then(() => watching.abort());
+    await waitUntilReady(
+      {
+        indexerMetrics: `http://127.0.0.1:${metricsPorts.indexer}/metrics`,
+        apiReady: `http://127.0.0.1:${apiPort}/health/ready`,
+      },
+      new ProgressReporter('indexing', 'blocks', 'events', logger),
+      watching.signal,
+    );
+    if (!watching.signal.aborted) {
+      say(`ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s: ${apiUrl}/health/ready answers 200`);
+      await localChain?.startLive((line) => say(`chain  ${line}`));
+    }
+    say(`stopping (${await stopped})`);
+  } finally {
+    await cleanUp();
+    writeState({ pids: {} }, dir);
+  }
+}
+
+export function registerStart(program: Command): void {
+  program
+    .command('start')
+    .description('run the whole pipeline; whatever is not configured runs embedded (see the README)')
+    .option('--rounds <n>', 'settled rounds of simulated history on the first start', nonNegativeInt, 4)
+    .option('--tickets-per-round <n>', 'tickets bought per simulated round', positiveInt, 150)
+    .option('--purchase-every <seconds>', 'live simulation: seconds between purchases', positiveInt, 4)
+    .option('--draw-every <seconds>', 'live simulation: seconds between draws (the drawing duration)', positiveInt, 180)
+    .option('--no-live', 'no live simulation after the history')
+    .option('--seed <text>', 'seed of the simulated history', 'lottery-demo')
+    .option('--host <address>', 'interface anvil listens on', '127.0.0.1')
+    .option('--chain-only', 'run only the local chain and its simulator (docker compose)')
+    .option('--deployment-env <file>', 'with --chain-only: write the deployment as an env file here')
+    .option('--advertised-rpc-url <url>', 'with --chain-only: the RPC URL other services use')
+    .action((o: StartOptions) => runStart(o));
+}

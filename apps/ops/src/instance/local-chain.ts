@@ -1,0 +1,108 @@
+import { join } from 'node:path';
+import {
+  deployLottery,
+  simulateHistory,
+  startAnvil,
+  startLiveSimulation,
+  type AnvilInstance,
+  type LiveSimulation,
+  type LotteryDeployment,
+} from '@lottery/contracts';
+import { freePort } from '@lottery/telemetry';
+import { readState, writeState } from '../data-dir';
+import { decodeDeployment, encodeDeployment } from './deployment-codec';
+
+export interface LocalChainOptions {
+  dir: string;
+  host: string;
+  /** Settled rounds the simulator writes before going live (first start only). */
+  rounds: number;
+  ticketsPerRound: number;
+  purchaseEverySeconds: number;
+  drawEverySeconds: number;
+  live: boolean;
+  seed: string;
+  say: (line: string) => void;
+}
+
+export interface LocalChain {
+  rpcUrl: string;
+  deployment: LotteryDeployment;
+  /** True when this start deployed the lottery and wrote its history. */
+  fresh: boolean;
+  startLive(onActivity: (line: string) => void): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * anvil with the local lottery. The first start deploys it (a drawing lasts `drawEverySeconds`) and
+ * writes a seeded history whose chain clock starts in the past so it ends about now; anvil keeps its chain in
+ * the data folder, so later starts reload it (blocks, logs and all) and only go live again.
+ */
+export async function startLocalChain(options: LocalChainOptions): Promise<LocalChain> {
+  const state = readState(options.dir);
+  const stateFile = join(options.dir, 'anvil-state.json');
+  const fresh = !state.deployment;
+  const port = await freePort(state.anvilPort ?? 8545);
+  // Each history round lasts one drawing of chain time; the history then ends a minute before now.
+  const historySpan = options.rounds * options.drawEverySeconds + 60;
+  const anvil: AnvilInstance = await startAnvil({
+    port,
+    host: options.host,
+    stateFile,
+    gasLimit: 100_000_000n,
+    ...(fresh ? { timestamp: Math.floor(Date.now() / 1000) - historySpan } : {}),
+  });
+  const rpcUrl = `http://127.0.0.1:${anvil.port}`;
+  writeState({ anvilPort: anvil.port }, options.dir);
+
+  let deployment: LotteryDeployment;
+  if (fresh) {
+    options.say(`deploying the local lottery and simulating ${options.rounds} rounds of history…`);
+    deployment = await deployLottery(rpcUrl, {
+      config: { drawingDurationSeconds: BigInt(options.drawEverySeconds) },
+    });
+    const history = await simulateHistory(rpcUrl, deployment, {
+      seed: options.seed,
+      rounds: options.rounds,
+      ticketsPerRound: options.ticketsPerRound,
+    });
+    options.say(
+      `history: ${history.settled.length} settled rounds, ${history.stats.tickets} tickets, ` +
+        `up to block ${history.lastBlock}`,
+    );
+    writeState(
+      {
+        chainId: deployment.chainId,
+        deployBlock: Number(deployment.deployBlock),
+        contracts: { ...deployment.addresses },
+        deployment: encodeDeployment(deployment),
+      },
+      options.dir,
+    );
+  } else {
+    deployment = decodeDeployment(state.deployment);
+  }
+
+  let live: LiveSimulation | undefined;
+  return {
+    rpcUrl,
+    deployment,
+    fresh,
+    async startLive(onActivity) {
+      if (!options.live) return;
+      live = await startLiveSimulation(rpcUrl, deployment, {
+        // A seed per start: fresh wallets and picks, so no state of the previous run is needed.
+        seed: `${options.seed}:live:${Date.now()}`,
+        purchaseIntervalMs: options.purchaseEverySeconds * 1000,
+        drawIntervalMs: options.drawEverySeconds * 1000,
+        onActivity,
+        onError: (error) => onActivity(`simulator: ${error.message.split('\n')[0]}`),
+      });
+    },
+    async stop() {
+      await live?.stop();
+      await anvil.stop();
+    },
+  };
+}

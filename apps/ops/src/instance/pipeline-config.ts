@@ -1,0 +1,105 @@
+import type { LotteryDeployment } from '@lottery/contracts';
+
+/** Where the chain is and which contracts to read: the local lottery, or a real chain from the environment. */
+export interface ChainTarget {
+  rpcUrl: string;
+  chainId: number;
+  startBlock: number;
+  contracts: {
+    jackpot: string;
+    lpManager?: string;
+    payoutCalculator?: string;
+    randomTicketBuyer?: string;
+    dailyTicketPool?: string;
+  };
+  /** The partner giveaway's signer: anvil's dev key locally, OPERATOR_PRIVATE_KEY otherwise. */
+  operatorPrivateKey?: string;
+}
+
+export function localChainTarget(rpcUrl: string, deployment: LotteryDeployment): ChainTarget {
+  return {
+    rpcUrl,
+    chainId: deployment.chainId,
+    startBlock: Number(deployment.deployBlock),
+    contracts: { ...deployment.addresses },
+    operatorPrivateKey: 'anvil',
+  };
+}
+
+/** RPC_URL (+ CHAIN_ID, START_BLOCK and the contract addresses) names a real chain. */
+export function externalChainTarget(env: NodeJS.ProcessEnv): ChainTarget {
+  const missing = ['RPC_URL', 'CHAIN_ID', 'START_BLOCK', 'JACKPOT_ADDRESS'].filter((name) => !env[name]);
+  if (missing.length > 0) throw new Error(`RPC_URL is set, so a real chain is used: also set ${missing.join(', ')}`);
+  return {
+    rpcUrl: env['RPC_URL'] as string,
+    chainId: Number(env['CHAIN_ID']),
+    startBlock: Number(env['START_BLOCK']),
+    contracts: {
+      jackpot: env['JACKPOT_ADDRESS'] as string,
+      lpManager: env['LP_MANAGER_ADDRESS'],
+      payoutCalculator: env['PAYOUT_CALCULATOR_ADDRESS'],
+      randomTicketBuyer: env['RANDOM_TICKET_BUYER_ADDRESS'],
+      dailyTicketPool: env['DAILY_POOL_ADDRESS'],
+    },
+    operatorPrivateKey: env['OPERATOR_PRIVATE_KEY'],
+  };
+}
+
+export interface PipelineSettings {
+  chain: ChainTarget;
+  databaseUrl: string;
+  /** Set: the event log is Kafka; unset: a table in the database. */
+  kafkaBrokers?: string;
+  redisUrl?: string;
+  apiPort: number;
+  metricsPorts: { indexer: number; projector: number };
+}
+
+const defined = (env: Record<string, string | undefined>): NodeJS.ProcessEnv =>
+  Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+
+function eventLogEnv(s: PipelineSettings): NodeJS.ProcessEnv {
+  return s.kafkaBrokers
+    ? { EVENT_LOG: 'kafka', KAFKA_BROKERS: s.kafkaBrokers, DATABASE_URL: s.databaseUrl }
+    : { EVENT_LOG: 'postgres', DATABASE_URL: s.databaseUrl };
+}
+
+/** The environment of each app, exactly the variables its config schema reads. */
+export function appEnvironments(s: PipelineSettings): Record<'indexer' | 'projector' | 'api', NodeJS.ProcessEnv> {
+  const c = s.chain.contracts;
+  const ready = (port: number) => `http://127.0.0.1:${port}/health/ready`;
+  return {
+    indexer: defined({
+      ...eventLogEnv(s),
+      RPC_URL: s.chain.rpcUrl,
+      CHAIN_ID: String(s.chain.chainId),
+      START_BLOCK: String(s.chain.startBlock),
+      JACKPOT_ADDRESS: c.jackpot,
+      LP_MANAGER_ADDRESS: c.lpManager,
+      PAYOUT_CALCULATOR_ADDRESS: c.payoutCalculator,
+      RANDOM_TICKET_BUYER_ADDRESS: c.randomTicketBuyer,
+      DAILY_POOL_ADDRESS: c.dailyTicketPool,
+      METRICS_PORT: String(s.metricsPorts.indexer),
+    }),
+    projector: defined({
+      ...eventLogEnv(s),
+      CHAIN_ID: String(s.chain.chainId),
+      METRICS_PORT: String(s.metricsPorts.projector),
+    }),
+    api: defined({
+      DATABASE_URL: s.databaseUrl,
+      PORT: String(s.apiPort),
+      REDIS_URL: s.redisUrl,
+      PIPELINE_READY_URLS: `${ready(s.metricsPorts.indexer)},${ready(s.metricsPorts.projector)}`,
+      // The partner giveaway buys on the same chain, when a signer is known.
+      ...(c.randomTicketBuyer && s.chain.operatorPrivateKey
+        ? {
+            RPC_URL: s.chain.rpcUrl,
+            CHAIN_ID: String(s.chain.chainId),
+            RANDOM_TICKET_BUYER_ADDRESS: c.randomTicketBuyer,
+            OPERATOR_PRIVATE_KEY: s.chain.operatorPrivateKey,
+          }
+        : {}),
+    }),
+  };
+}

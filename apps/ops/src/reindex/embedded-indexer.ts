@@ -1,0 +1,63 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const INDEXER_ENTRY = /apps[\\/]indexer[\\/]src[\\/]main\.ts$/;
+
+/** The process's command line, or null when it cannot be read (gone, or no /proc and no ps). */
+function commandLine(pid: number): string[] | null {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    try {
+      return execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8' })
+        .trim()
+        .split(/\s+/);
+    } catch {
+      return null;
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    // An exited child its parent has not reaped yet still answers kill(pid, 0).
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * True when `pid` is a live apps/indexer process. The pid comes from the embedded instance's state file,
+ * which may be stale (the supervisor restarted the indexer, or the instance is gone and the pid reused):
+ * only a process whose command line runs the indexer's entry point is ever signalled.
+ */
+export function isRunningIndexer(pid: number | undefined): pid is number {
+  if (!pid || pid <= 0 || !alive(pid)) return false;
+  return (commandLine(pid) ?? []).some((arg) => INDEXER_ENTRY.test(arg));
+}
+
+/**
+ * SIGTERM, then waits for the exit: the indexer finishes the append in progress and stops, so nothing
+ * it appends can land after the caller's rewind. Rejects (having changed nothing else) if it does not
+ * exit in time.
+ */
+export async function stopIndexer(pid: number, timeoutMs: number): Promise<void> {
+  process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + timeoutMs;
+  while (alive(pid)) {
+    if (Date.now() > deadline) {
+      throw new Error(
+        `the indexer (pid ${pid}) did not exit within ${Math.round(timeoutMs / 1000)} s of SIGTERM; ` +
+          'the checkpoint was not changed. Stop it yourself and run reindex again',
+      );
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
