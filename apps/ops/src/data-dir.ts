@@ -16,6 +16,8 @@ export interface InstanceState {
   /** The local lottery's whole deployment (encoded bigints), for the simulator after a restart. */
   deployment?: unknown;
   metricsPorts?: { indexer: number; projector: number };
+  /** Which event log `ops start` configured, for the other commands' defaults. */
+  eventLog?: 'postgres' | 'kafka';
   /** Demo keys created on first start, shown again on later starts (local development only). */
   demoApiKey?: string;
   demoPartnerKey?: string;

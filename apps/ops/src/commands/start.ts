@@ -157,12 +157,21 @@ export async function runStart(o: StartOptions): Promise<void> {
       apiPort,
       metricsPorts,
     });
-    const supervisor = new ProcessSupervisor(logger);
+    const supervisor: ProcessSupervisor = new ProcessSupervisor(logger, () =>
+      writeState({ pids: { ops: process.pid, ...supervisor.pids() } }, dir),
+    );
     cleanups.push(() => supervisor.stopAll());
     for (const app of ['indexer', 'projector', 'api'] as const) {
       supervisor.start(app, APPS[app], env[app], join(logsDir, `${app}.log`));
     }
-    writeState({ apiPort, metricsPorts, pids: { ops: process.pid, ...supervisor.pids() } }, dir);
+    writeState(
+      {
+        apiPort,
+        metricsPorts,
+        eventLog: env.indexer['EVENT_LOG'] === 'kafka' ? 'kafka' : 'postgres',
+      },
+      dir,
+    );
 
     const apiUrl = `http://localhost:${apiPort}`;
     say(

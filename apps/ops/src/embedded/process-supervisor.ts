@@ -20,7 +20,11 @@ export class ProcessSupervisor {
   private readonly apps = new Map<string, AppProcess>();
   private stopping = false;
 
-  constructor(private readonly logger: Logger) {}
+  /** `onStarted` hears of every (re)start, e.g. to keep the pids the other ops commands signal current. */
+  constructor(
+    private readonly logger: Logger,
+    private readonly onStarted: () => void = () => undefined,
+  ) {}
 
   start(name: string, entry: string, env: NodeJS.ProcessEnv, logFile: string): void {
     const log = openSync(logFile, 'a');
@@ -29,6 +33,7 @@ export class ProcessSupervisor {
       stdio: ['ignore', log, log],
     });
     this.apps.set(name, { name, child });
+    this.onStarted();
     child.once('exit', (code, signal) => {
       if (this.stopping) return;
       this.logger.error({ app: name, code, signal, log: logFile }, 'app exited unexpectedly, restarting in 2s');

@@ -1,0 +1,154 @@
+import type { Command } from 'commander';
+import { Client } from 'pg';
+import { createEventLog } from '@lottery/event-log';
+import { nextSchemaName } from '@lottery/persistence';
+import { databaseUrl } from '../connection';
+import { readState } from '../data-dir';
+import { print } from '../output';
+import { chainIdOf, eventLogConfigOf, loadPipelineEnv, rpcUrlOf } from './pipeline-env';
+
+export interface InstanceStatus {
+  rpcUrl: string;
+  chainId: number;
+  contracts: Record<string, string>;
+  chain: { headBlock: number | null; error?: string };
+  indexer: { indexedBlock: number | null; lagBlocks: number | null; eventLog: string; logTail: number };
+  projector: {
+    readSchema: string;
+    position: number | null;
+    lastBlock: number | null;
+    lagEvents: number;
+    replayInProgress: boolean;
+  };
+  /** Apps of the embedded instance (`npm start`) and whether each process is alive. */
+  processes: Record<string, { pid: number; running: boolean }>;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function headBlock(rpcUrl: string): Promise<{ headBlock: number | null; error?: string }> {
+  try {
+    const response = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+      signal: AbortSignal.timeout(3_000),
+    });
+    const body = (await response.json()) as { result?: string };
+    return { headBlock: Number(body.result) };
+  } catch (error) {
+    return { headBlock: null, error: `node unreachable: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+function contractsOf(env: NodeJS.ProcessEnv): Record<string, string> {
+  const fromEnv = {
+    jackpot: env['JACKPOT_ADDRESS'],
+    lpManager: env['LP_MANAGER_ADDRESS'],
+    payoutCalculator: env['PAYOUT_CALCULATOR_ADDRESS'],
+    randomTicketBuyer: env['RANDOM_TICKET_BUYER_ADDRESS'],
+    dailyTicketPool: env['DAILY_POOL_ADDRESS'],
+  };
+  const given = Object.entries(fromEnv).filter((e): e is [string, string] => !!e[1]);
+  return given.length > 0 ? Object.fromEntries(given) : (readState().contracts ?? {});
+}
+
+/** Everything `ops status` reports, read from the node, the event log and the read models. */
+export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Promise<InstanceStatus> {
+  const state = readState();
+  const pipeline = loadPipelineEnv({ EVENT_LOG: state.eventLog, ...env });
+  const chainId = chainIdOf(pipeline);
+  const rpcUrl = rpcUrlOf(pipeline);
+  const chain = await headBlock(rpcUrl);
+
+  const eventLog = createEventLog(eventLogConfigOf(pipeline, chainId));
+  let indexedBlock: number | null;
+  let logTail: number;
+  try {
+    indexedBlock = (await eventLog.lastCheckpoint())?.blockNumber ?? null;
+    logTail = await eventLog.tail();
+  } finally {
+    await eventLog.close();
+  }
+
+  const db = new Client({ connectionString: databaseUrl(), application_name: 'ops-status' });
+  await db.connect();
+  let projector: InstanceStatus['projector'];
+  try {
+    const schema = pipeline.READ_SCHEMA;
+    const row = await db
+      .query<{ position: string | null; last_block: string }>(
+        `SELECT position, last_block FROM "${schema}".projector_state WHERE id = 1`,
+      )
+      .then(
+        (r) => r.rows[0],
+        () => undefined,
+      );
+    const next = await db.query(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [nextSchemaName(schema)]);
+    const position = row?.position == null ? null : Number(row.position);
+    projector = {
+      readSchema: schema,
+      position,
+      lastBlock: row && Number(row.last_block) >= 0 ? Number(row.last_block) : null,
+      lagEvents: Math.max(0, logTail - 1 - (position ?? -1)),
+      replayInProgress: (next.rowCount ?? 0) > 0,
+    };
+  } finally {
+    await db.end();
+  }
+
+  return {
+    rpcUrl,
+    chainId,
+    contracts: contractsOf(env),
+    chain,
+    indexer: {
+      indexedBlock,
+      lagBlocks: chain.headBlock !== null && indexedBlock !== null ? Math.max(0, chain.headBlock - indexedBlock) : null,
+      eventLog:
+        pipeline.EVENT_LOG === 'kafka' ? `kafka ${pipeline.KAFKA_BROKERS}` : `postgres "${pipeline.EVENT_LOG_SCHEMA}"`,
+      logTail,
+    },
+    projector,
+    processes: Object.fromEntries(
+      Object.entries(state.pids ?? {}).map(([name, pid]) => [name, { pid, running: alive(pid) }]),
+    ),
+  };
+}
+
+function describe(s: InstanceStatus): string {
+  const contracts = Object.entries(s.contracts).map(([name, address]) => `    ${name.padEnd(18)}${address}`);
+  const processes = Object.entries(s.processes).map(
+    ([name, p]) => `    ${name.padEnd(18)}pid ${p.pid} ${p.running ? 'running' : 'not running'}`,
+  );
+  return [
+    `chain        ${s.chainId} at ${s.rpcUrl}, head ${s.chain.headBlock ?? `unknown (${s.chain.error})`}`,
+    `contracts`,
+    ...contracts,
+    `indexer      block ${s.indexer.indexedBlock ?? 'none yet'}` +
+      (s.indexer.lagBlocks === null ? '' : `, ${s.indexer.lagBlocks} blocks behind the head`) +
+      `; event log ${s.indexer.eventLog}, ${s.indexer.logTail} positions`,
+    `projector    position ${s.projector.position ?? 'none yet'}, ${s.projector.lagEvents} events behind the log` +
+      `; read models "${s.projector.readSchema}"${s.projector.replayInProgress ? ' (a replay is building the next generation)' : ''}`,
+    ...(processes.length > 0 ? ['processes', ...processes] : []),
+  ].join('\n');
+}
+
+/** `ops status`: where the chain, the indexer and the projector are. */
+export function registerStatus(program: Command): void {
+  program
+    .command('status')
+    .description('chain head, indexed block, projector lag, read-model schema, contracts')
+    .option('--json', 'print one JSON object: rpcUrl, chainId, contracts, chain, indexer, projector, processes')
+    .action(async (o: { json?: boolean }) => {
+      const status = await instanceStatus();
+      print(!!o.json, status, () => describe(status));
+    });
+}
