@@ -21,7 +21,12 @@ async function main(): Promise<void> {
 
   const eventLog = createEventLog(
     config.EVENT_LOG === 'kafka'
-      ? { kind: 'kafka', brokers: (config.KAFKA_BROKERS ?? '').split(','), chainId: config.CHAIN_ID }
+      ? {
+          kind: 'kafka',
+          brokers: (config.KAFKA_BROKERS ?? '').split(','),
+          chainId: config.CHAIN_ID,
+          topicPrefix: config.KAFKA_TOPIC_PREFIX,
+        }
       : { kind: 'postgres', databaseUrl: config.DATABASE_URL ?? '', schema: config.EVENT_LOG_SCHEMA },
   );
   await eventLog.init();

@@ -153,6 +153,7 @@ export async function runStart(o: StartOptions): Promise<void> {
       chain,
       databaseUrl,
       kafkaBrokers: process.env['KAFKA_BROKERS'] || undefined,
+      kafkaTopicPrefix: process.env['KAFKA_TOPIC_PREFIX'] || undefined,
       redisUrl: process.env['REDIS_URL'] || undefined,
       apiPort,
       metricsPorts,

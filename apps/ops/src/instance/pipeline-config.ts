@@ -50,6 +50,7 @@ export interface PipelineSettings {
   databaseUrl: string;
   /** Set: the event log is Kafka; unset: a table in the database. */
   kafkaBrokers?: string;
+  kafkaTopicPrefix?: string;
   redisUrl?: string;
   apiPort: number;
   metricsPorts: { indexer: number; projector: number };
@@ -60,7 +61,12 @@ const defined = (env: Record<string, string | undefined>): NodeJS.ProcessEnv =>
 
 function eventLogEnv(s: PipelineSettings): NodeJS.ProcessEnv {
   return s.kafkaBrokers
-    ? { EVENT_LOG: 'kafka', KAFKA_BROKERS: s.kafkaBrokers, DATABASE_URL: s.databaseUrl }
+    ? {
+        EVENT_LOG: 'kafka',
+        KAFKA_BROKERS: s.kafkaBrokers,
+        KAFKA_TOPIC_PREFIX: s.kafkaTopicPrefix,
+        DATABASE_URL: s.databaseUrl,
+      }
     : { EVENT_LOG: 'postgres', DATABASE_URL: s.databaseUrl };
 }
 

@@ -1,0 +1,127 @@
+import { freePort } from '@lottery/telemetry';
+import { createTestDatabase, kafkaBrokers, type TestDatabase } from '@lottery/testing';
+import { freshCheckout } from './checkout-copy';
+import { NpmProcess, runNpm } from './npm-start-process';
+
+jest.setTimeout(600_000);
+
+const WALLET = '0x00000000000000000000000000000000000000b1';
+
+interface Status {
+  rpcUrl: string;
+  chainId: number;
+  contracts: Record<string, string>;
+  indexer: { indexedBlock: number; eventLog: string; logTail: number };
+  projector: { position: number; lagEvents: number; readSchema: string };
+}
+
+async function getJson(url: string, headers: Record<string, string> = {}) {
+  const response = await fetch(url, { headers });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** What a newcomer sees after `npm start`: keys and URLs from the banner, then three API groups with data. */
+async function checkRunningInstance(dir: string, env: NodeJS.ProcessEnv, start: NpmProcess, port: number) {
+  const apiKey = (await start.waitFor(/demo API key\s+(\S+)/, 120_000))[1];
+  const partnerKey = (await start.waitFor(/partner key\s+(\S+)/, 5_000))[1];
+  await start.waitFor(/ready in [\d.]+ s/, 180_000);
+  const api = `http://127.0.0.1:${port}`;
+  expect((await getJson(`${api}/health/ready`)).status).toBe(200);
+
+  const auth = { authorization: `Bearer ${apiKey}` };
+  const rounds = await getJson(`${api}/v1/rounds?limit=10`, auth);
+  expect(rounds.status).toBe(200);
+  const data = rounds.body['data'] as { status: string; ticket_count: number }[];
+  expect(data.filter((r) => r.status === 'settled').length).toBeGreaterThanOrEqual(2);
+  expect(data.reduce((n, r) => n + r.ticket_count, 0)).toBeGreaterThan(100);
+  expect((await getJson(`${api}/v1/rounds/active`, auth)).status).toBe(200);
+
+  const pool = await getJson(`${api}/api/v1/daily-ticket-pool/round?apikey=${apiKey}`);
+  expect(pool.status).toBe(200);
+  expect(pool.body['roundId']).toEqual(expect.any(Number));
+
+  const partner = await getJson(`${api}/api/v1/giveaways/partner-free-tickets/${WALLET}`, { apikey: partnerKey });
+  expect(partner).toEqual({ status: 200, body: expect.objectContaining({ eligible: expect.any(Boolean) }) });
+
+  // A key made with the CLI while the instance runs works at once.
+  const created = JSON.parse(await runNpm(dir, ['run', '--silent', 'ops', '--', 'api-keys', 'create', '--json'], env));
+  expect(created).toEqual({ id: expect.any(String), key: expect.stringMatching(/^lt_live_/), environment: 'live' });
+  expect((await getJson(`${api}/v1/rounds?limit=1`, { authorization: `Bearer ${created.key}` })).status).toBe(200);
+
+  return JSON.parse(await runNpm(dir, ['run', '--silent', 'ops', '--', 'status', '--json'], env)) as Status;
+}
+
+async function stopCleanly(start: NpmProcess, port: number) {
+  expect(await start.stop(60_000)).toBe(0);
+  expect(start.stdout).toMatch(/stopping \(SIGTERM\)/);
+  // Everything it started is gone with it: the API port is free again.
+  expect(await freePort(port)).toBe(port);
+}
+
+describe('npm start on a fresh checkout', () => {
+  it('serves all three API groups with data, stops on SIGTERM and resumes without re-indexing', async () => {
+    const checkout = freshCheckout();
+    try {
+      const port = await freePort();
+      const env = { PORT: String(port) };
+      const first = new NpmProcess(checkout.dir, ['start'], env);
+      let before: Status;
+      try {
+        await first.waitFor(/deploying the local lottery/, 120_000);
+        before = await checkRunningInstance(checkout.dir, env, first, port);
+        expect(before.indexer.eventLog).toMatch(/^postgres/);
+        expect(before.contracts['jackpot']).toMatch(/^0x[0-9a-fA-F]{40}$/);
+      } finally {
+        await stopCleanly(first, port);
+      }
+
+      const second = new NpmProcess(checkout.dir, ['start'], env);
+      try {
+        const after = await checkRunningInstance(checkout.dir, env, second, port);
+        expect(second.stdout).not.toMatch(/deploying the local lottery/);
+        // The same chain and log, continued: a re-index from scratch would have appended the history again.
+        expect(after.contracts).toEqual(before.contracts);
+        expect(after.indexer.indexedBlock).toBeGreaterThanOrEqual(before.indexer.indexedBlock);
+        expect(after.indexer.logTail - before.indexer.logTail).toBeLessThan(before.indexer.logTail / 2);
+      } finally {
+        await stopCleanly(second, port);
+      }
+    } finally {
+      checkout.remove();
+    }
+  });
+
+  describe('with DATABASE_URL, KAFKA_BROKERS and REDIS_URL set', () => {
+    let db: TestDatabase;
+    beforeAll(async () => {
+      db = await createTestDatabase('ops_start_real');
+    });
+    afterAll(() => db?.drop());
+
+    it('runs the pipeline through the real Postgres, Kafka and Redis', async () => {
+      const checkout = freshCheckout();
+      try {
+        const port = await freePort();
+        const env = {
+          PORT: String(port),
+          DATABASE_URL: db.url,
+          KAFKA_BROKERS: kafkaBrokers().join(','),
+          REDIS_URL: 'redis://127.0.0.1:6379',
+          // The suite's broker is shared with other suites that use the same local chain id.
+          KAFKA_TOPIC_PREFIX: `ops-start-${Date.now()}`,
+        };
+        const start = new NpmProcess(checkout.dir, ['start', '--', '--rounds', '2', '--tickets-per-round', '80'], env);
+        try {
+          const status = await checkRunningInstance(checkout.dir, env, start, port);
+          expect(status.indexer.eventLog).toMatch(/^kafka /);
+          expect(status.projector.position).toBeGreaterThan(0);
+          expect(start.stdout).toMatch(/event log in Kafka/);
+        } finally {
+          await stopCleanly(start, port);
+        }
+      } finally {
+        checkout.remove();
+      }
+    });
+  });
+});
