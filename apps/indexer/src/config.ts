@@ -36,6 +36,10 @@ const schema = z
       .regex(/^[a-z_][a-z0-9_]*$/)
       .default('lottery_log'),
     KAFKA_BROKERS: z.string().optional(),
+    KAFKA_TOPIC_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be a Kafka topic name prefix (letters, digits, . _ -)')
+      .default('lottery'),
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   })
   .superRefine((c, ctx) => {
@@ -52,6 +56,11 @@ const schema = z
   });
 
 export type IndexerConfig = z.infer<typeof schema> & { contracts: `0x${string}`[] };
+
+/** The validated variables, for the deployment-manifest and README checks. */
+export const INDEXER_ENV_SCHEMA = schema;
+/** Every variable the indexer reads: the schema's, NETWORK (the preset) and LOG_LEVEL (the logger). */
+export const INDEXER_ENV_KEYS: readonly string[] = [...Object.keys(schema.shape), 'NETWORK', 'LOG_LEVEL'];
 
 /** `NETWORK=base` fills in the real deployment's chain id and addresses; explicit variables still win. */
 export function loadIndexerConfig(env: NodeJS.ProcessEnv = process.env): IndexerConfig {

@@ -13,6 +13,10 @@ const schema = z
     EVENT_LOG: z.enum(['postgres', 'kafka']).default('postgres'),
     EVENT_LOG_SCHEMA: identifier.default('lottery_log'),
     KAFKA_BROKERS: z.string().optional(),
+    KAFKA_TOPIC_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be a Kafka topic name prefix (letters, digits, . _ -)')
+      .default('lottery'),
     CHAIN_ID: z.coerce.number({ message: 'required: the chain id the log follows (8453 for Base)' }).int().positive(),
     READ_SCHEMA: identifier.default(DEFAULT_READ_SCHEMA),
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
@@ -27,6 +31,11 @@ const schema = z
   });
 
 export type ProjectorConfig = z.infer<typeof schema>;
+
+/** The validated variables, for the deployment-manifest and README checks. */
+export const PROJECTOR_ENV_SCHEMA = schema;
+/** Every variable the projector reads: the schema's and LOG_LEVEL (the logger). */
+export const PROJECTOR_ENV_KEYS: readonly string[] = [...Object.keys(schema.shape), 'LOG_LEVEL'];
 
 /** The projector's environment, validated once at start; every problem is reported in one error. */
 export function loadProjectorConfig(env: NodeJS.ProcessEnv = process.env): ProjectorConfig {

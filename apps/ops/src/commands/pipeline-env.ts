@@ -18,6 +18,10 @@ const schema = z
     EVENT_LOG: z.enum(['postgres', 'kafka']).default('postgres'),
     EVENT_LOG_SCHEMA: identifier.default('lottery_log'),
     KAFKA_BROKERS: z.string().optional(),
+    KAFKA_TOPIC_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be a Kafka topic name prefix (letters, digits, . _ -)')
+      .default('lottery'),
     CHAIN_ID: z.coerce.number().int().positive().optional(),
     READ_SCHEMA: identifier.default(DEFAULT_READ_SCHEMA),
     REORG_WINDOW_BLOCKS: optionalInt(1),
@@ -53,7 +57,7 @@ export function chainIdOf(env: OpsPipelineEnv): number {
 /** The event log the indexer writes and the projector reads. */
 export function eventLogConfigOf(env: OpsPipelineEnv, chainId: number): EventLogConfig {
   return env.EVENT_LOG === 'kafka'
-    ? { kind: 'kafka', brokers: (env.KAFKA_BROKERS ?? '').split(','), chainId }
+    ? { kind: 'kafka', brokers: (env.KAFKA_BROKERS ?? '').split(','), chainId, topicPrefix: env.KAFKA_TOPIC_PREFIX }
     : { kind: 'postgres', databaseUrl: databaseUrl(), schema: env.EVENT_LOG_SCHEMA };
 }
 
