@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { hasExited, killOnParentExit, requireCommand, runCommand, stopChild } from '../child-process';
-import { freePort } from '@lottery/telemetry';
+// Relative on purpose: jest's globalSetup loads this file without the @lottery/* module mapping.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { freePort } from '../../../telemetry/src/free-port';
 import { ensureKafkaJars } from './kafka-jars';
 import { type KafkaServerLayout, kafkaLog4jProperties, kafkaServerProperties } from './kafka-server-config';
 
