@@ -13,6 +13,7 @@ describe('projector configuration', () => {
       METRICS_PORT: 9464,
       BATCH_MAX_EVENTS: 5000,
       REORG_WINDOW_BLOCKS: 256,
+      READY_MAX_LAG_EVENTS: 1000,
     });
   });
 

@@ -4,6 +4,7 @@ import { PoisonEventError, Projection } from '@lottery/projection';
 import { createLogger, startMetricsServer } from '@lottery/telemetry';
 import { loadProjectorConfig } from './config';
 import { createProjectorMetrics } from './projector-metrics';
+import { projectorNotReadyReason } from './projector-readiness';
 import { runProjector } from './run-projector';
 
 /** Event log → read models. Wiring and lifecycle only; the fold lives in libs/projection. */
@@ -42,12 +43,10 @@ async function main(): Promise<void> {
 
   let failure: string | null = null;
   let lag: number | null = null;
-  // Ready once the read models are within one batch of the log's tail: the API then serves current data.
-  const metricsServer = await startMetricsServer(config.METRICS_PORT, () => {
-    if (failure) return failure;
-    if (lag === null) return 'measuring the lag behind the event log';
-    return lag > config.BATCH_MAX_EVENTS ? `catching up: ${lag} events behind the event log` : null;
-  });
+  // Ready once the read models are within READY_MAX_LAG_EVENTS of the log's tail: the API then serves current data.
+  const metricsServer = await startMetricsServer(config.METRICS_PORT, () =>
+    projectorNotReadyReason({ failure, lagEvents: lag, maxLagEvents: config.READY_MAX_LAG_EVENTS }),
+  );
   const projection = new Projection(dataSource, {
     chainId: config.CHAIN_ID,
     schema: config.READ_SCHEMA,
