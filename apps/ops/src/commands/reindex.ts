@@ -4,7 +4,7 @@ import { createEventLog, type EventLogConfig } from '@lottery/event-log';
 import { readState } from '../data-dir';
 import { print } from '../output';
 import { blockTrail, checkFromBlock, planRewind } from '../reindex/checkpoint-rewind';
-import { isRunningIndexer, stopIndexer } from '../reindex/embedded-indexer';
+import { findEmbeddedIndexer, stopIndexer } from '../reindex/embedded-indexer';
 import { nonNegativeInt } from './options';
 import { chainIdOf, deployBlockOf, eventLogConfigOf, loadPipelineEnv, rpcUrlOf } from './pipeline-env';
 
@@ -17,8 +17,8 @@ export interface ReindexRun {
   deployBlock: number;
   /** Block hashes the rewound checkpoint carries (the indexer's REORG_DEPTH). */
   reorgDepth: number;
-  /** The embedded instance's indexer: stopped before the rewind is appended, if it is running. */
-  indexerPid?: number;
+  /** The pids the embedded instance recorded (`ops start`, indexer): its running indexer is stopped before the append. */
+  embeddedPids?: Record<string, number>;
   stopTimeoutMs?: number;
 }
 
@@ -57,9 +57,10 @@ export async function runReindex(run: ReindexRun): Promise<ReindexResult> {
     // rewind must be appended well before the new process reads the checkpoint.
     const trail = await blockTrail(rpc, run.fromBlock - 1, run.reorgDepth);
     let stoppedPid: number | null = null;
-    if (isRunningIndexer(run.indexerPid)) {
-      await stopIndexer(run.indexerPid, run.stopTimeoutMs ?? 30_000);
-      stoppedPid = run.indexerPid;
+    const indexerPid = findEmbeddedIndexer(run.embeddedPids);
+    if (indexerPid !== undefined) {
+      await stopIndexer(indexerPid, run.stopTimeoutMs ?? 30_000);
+      stoppedPid = indexerPid;
     }
     // The indexer may have appended while it ran: plan against the final checkpoint.
     const current = await eventLog.lastCheckpoint();
@@ -145,7 +146,7 @@ export function registerReindex(program: Command): void {
         chainId,
         deployBlock: deployBlockOf(env),
         reorgDepth: env.REORG_DEPTH,
-        indexerPid: readState().pids?.['indexer'],
+        embeddedPids: readState().pids,
       });
       print(!!o.json, result, () => describe(result));
     });

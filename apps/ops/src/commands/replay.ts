@@ -23,6 +23,8 @@ export interface ReplayRun {
   logger: Logger;
   /** Where the progress bar goes (default stderr; stdout stays free for --json). */
   progressStream?: NodeJS.WriteStream;
+  /** Told every progress report of the replay, besides the bar. */
+  onProgress?: (progress: ReplayProgress) => void;
 }
 
 export interface ReplaySummary {
@@ -114,6 +116,7 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
             else note(`switching "${next}" in as "${live}"`, fields);
           }
           phase = p.phase;
+          run.onProgress?.(p);
         },
       });
     } catch (error) {

@@ -43,6 +43,36 @@ export function isRunningIndexer(pid: number | undefined): pid is number {
   return (commandLine(pid) ?? []).some((arg) => INDEXER_ENTRY.test(arg));
 }
 
+/** Pids of the processes whose parent is `parent` and that run the indexer's entry point. */
+function indexerChildren(parent: number): number[] {
+  let listing: string;
+  try {
+    listing = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' });
+  } catch {
+    return [];
+  }
+  return listing
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, ppid, ...args]) => Number(ppid) === parent && args.some((a) => INDEXER_ENTRY.test(a)))
+    .map(([pid]) => Number(pid))
+    .filter((pid) => isRunningIndexer(pid));
+}
+
+/**
+ * The embedded instance's running indexer, from the pids `npm start` recorded: the indexer's own pid
+ * when it is still that process, otherwise a child of the recorded `ops start` process that runs the
+ * indexer (its supervisor restarts the indexer under a new pid after it exits). Undefined when none
+ * runs. Only processes that provably run the indexer's entry point are ever returned.
+ */
+export function findEmbeddedIndexer(pids: Record<string, number> | undefined): number | undefined {
+  if (!pids) return undefined;
+  if (isRunningIndexer(pids['indexer'])) return pids['indexer'];
+  const ops = pids['ops'];
+  if (!ops || !alive(ops)) return undefined;
+  return indexerChildren(ops)[0];
+}
+
 /**
  * SIGTERM, then waits for the exit: the indexer finishes the append in progress and stops, so nothing
  * it appends can land after the caller's rewind. Rejects (having changed nothing else) if it does not
