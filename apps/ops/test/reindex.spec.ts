@@ -1,0 +1,228 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pino from 'pino';
+import { buyOrder, createSimulationContext, simulateHistory, type SimulationContext } from '@lottery/contracts';
+import { canonicalEvents, type EventEnvelope } from '@lottery/domain';
+import { createEventLog } from '@lottery/event-log';
+import { Projection } from '@lottery/projection';
+import { runReplay } from '../src/commands/replay';
+import {
+  blockHashOf,
+  caughtUp,
+  dumpSchema,
+  envelopes,
+  exited,
+  followToHead,
+  headOf,
+  indexerEnv,
+  jsonOf,
+  LOG_SCHEMA,
+  opsEnv,
+  projectLog,
+  readWholeLog,
+  rpcCall,
+  runOps,
+  spawnIndexer,
+  startPipelineFixture,
+  type PipelineFixture,
+} from './support/pipeline-fixture';
+
+jest.setTimeout(300_000);
+
+interface ReindexJson {
+  fromBlock: number;
+  previousCheckpoint: number;
+  checkpoint: number;
+  reverted: { fromBlock: number; blocks: number } | null;
+  indexer: 'stopped' | 'restart-required';
+  stoppedPid: number | null;
+  eventLog: string;
+}
+
+/** Read models without the log position (a log with re-appended events has more positions). */
+const models = (f: PipelineFixture) =>
+  dumpSchema(f.readModels, 'lottery', ['read_model_migrations', 'projector_state']);
+const ids = (events: EventEnvelope[]) => events.map((e) => e.id);
+
+describe('ops reindex (anvil + indexer follower + Postgres event log)', () => {
+  let f: PipelineFixture;
+  let projection: Projection;
+  let sim: SimulationContext;
+
+  beforeAll(async () => {
+    f = await startPipelineFixture('ops_reindex');
+    await simulateHistory(f.anvil.rpcUrl, f.deployment, { seed: 31, rounds: 2, ticketsPerRound: 24 });
+    sim = await createSimulationContext(f.anvil.rpcUrl, f.deployment, { seed: 32 });
+    await followToHead(f);
+    projection = new Projection(f.readModels, { chainId: f.deployment.chainId });
+    await projectLog(projection, f.eventLog);
+  });
+  afterAll(() => f?.dispose());
+
+  /** A block in the middle of the history that has lottery events. */
+  const middleBlock = async () => {
+    const blocks = [...new Set(canonicalEvents(envelopes(await readWholeLog(f.eventLog))).map((e) => e.blockNumber))];
+    return blocks[Math.floor(blocks.length / 2)];
+  };
+
+  it('rewinds the checkpoint to N − 1; the follower re-appends the same events, which the projection skips', async () => {
+    const before = envelopes(await readWholeLog(f.eventLog));
+    const modelsBefore = await models(f);
+    const head = await headOf(f.anvil.rpcUrl);
+    const n = await middleBlock();
+
+    const run = await runOps(['reindex', '--from-block', String(n), '--json'], opsEnv(f));
+    expect(run.code).toBe(0);
+    expect(jsonOf<ReindexJson>(run)).toEqual({
+      fromBlock: n,
+      previousCheckpoint: head,
+      checkpoint: n - 1,
+      reverted: null,
+      indexer: 'restart-required',
+      stoppedPid: null,
+      eventLog: 'postgres',
+    });
+    // the rewind appends no events; its checkpoint carries the chain's hashes of the blocks before N
+    expect(envelopes(await readWholeLog(f.eventLog))).toEqual(before);
+    const checkpoint = await f.eventLog.lastCheckpoint();
+    expect(checkpoint?.blockNumber).toBe(n - 1);
+    expect(checkpoint?.blockHash).toBe(await blockHashOf(f.anvil.rpcUrl, n - 1));
+    expect(checkpoint?.recentBlocks.map((b) => b.number)).toEqual(
+      Array.from({ length: Math.min(128, n) }, (_, i) => n - Math.min(128, n) + i),
+    );
+    for (const b of checkpoint?.recentBlocks.slice(-3) ?? []) {
+      expect(b.hash).toBe(await blockHashOf(f.anvil.rpcUrl, b.number));
+    }
+
+    await followToHead(f);
+    const after = envelopes(await readWholeLog(f.eventLog));
+    const reappended = after.slice(before.length);
+    expect(reappended.length).toBeGreaterThan(10);
+    expect(reappended).toEqual(before.filter((e) => e.blockNumber >= n));
+    expect(ids(canonicalEvents(after))).toEqual(ids(canonicalEvents(before)));
+
+    const results = await projectLog(projection, f.eventLog);
+    expect(results.reduce((sum, r) => sum + r.applied, 0)).toBe(0);
+    expect(results.reduce((sum, r) => sum + r.skipped, 0)).toBe(reappended.length);
+    expect(await models(f)).toBe(modelsBefore);
+    // a replay of the whole log (original and re-appended events) folds to the same read models
+    await runReplay({
+      url: f.db.url,
+      schema: 'lottery',
+      chainId: f.deployment.chainId,
+      log: { kind: 'postgres', databaseUrl: f.db.url, schema: LOG_SCHEMA },
+      logger: pino({ level: 'silent' }),
+    });
+    expect(await models(f)).toBe(modelsBefore);
+  });
+
+  it('refuses a block below the deploy block or above the checkpoint, changing nothing', async () => {
+    const checkpoint = await f.eventLog.lastCheckpoint();
+    const deployBlock = Number(f.deployment.deployBlock);
+
+    const below = await runOps(['reindex', '--from-block', String(deployBlock - 1), '--json'], opsEnv(f));
+    expect(below.code).toBe(1);
+    expect(jsonOf(below)).toEqual({
+      error: expect.stringMatching(
+        new RegExp(`below the deploy block ${deployBlock}.*lowest block to reindex from is`),
+      ),
+    });
+
+    const above = await runOps(['reindex', '--from-block', String((checkpoint?.blockNumber ?? 0) + 1)], opsEnv(f));
+    expect(above.code).toBe(1);
+    expect(above.stderr).toMatch(
+      new RegExp(`error: --from-block \\d+ is above the indexer's checkpoint \\(block ${checkpoint?.blockNumber}\\)`),
+    );
+
+    const malformed = await runOps(['reindex', '--from-block', 'ten'], opsEnv(f));
+    expect(malformed.code).toBe(1);
+    expect(malformed.stderr).toMatch(/expected a non-negative integer, got "ten"/);
+    expect(await f.eventLog.lastCheckpoint()).toEqual(checkpoint);
+  });
+
+  it("stops the embedded instance's running indexer before appending the rewind; restarted, it re-reads from N", async () => {
+    const env = indexerEnv(f);
+    const indexer = spawnIndexer(env);
+    let restarted: ReturnType<typeof spawnIndexer> | undefined;
+    try {
+      await buyOrder(sim, 2);
+      await caughtUp(f);
+      const before = envelopes(await readWholeLog(f.eventLog));
+      writeFileSync(join(f.dataDir, 'instance.json'), JSON.stringify({ pids: { indexer: indexer.pid } }));
+      const n = await middleBlock();
+
+      const run = await runOps(['reindex', '--from-block', String(n), '--json'], opsEnv(f));
+      expect(run.code).toBe(0);
+      expect(jsonOf<ReindexJson>(run)).toMatchObject({
+        fromBlock: n,
+        checkpoint: n - 1,
+        indexer: 'stopped',
+        stoppedPid: indexer.pid,
+      });
+      // SIGTERM: a graceful exit, before the rewind was appended (else its last append would have moved the checkpoint)
+      expect(await exited(indexer)).toEqual({ code: 0, signal: null });
+      expect((await f.eventLog.lastCheckpoint())?.blockNumber).toBe(n - 1);
+
+      // what the embedded supervisor does 2 s later
+      restarted = spawnIndexer(env);
+      await caughtUp(f);
+      const after = envelopes(await readWholeLog(f.eventLog));
+      expect(after.slice(before.length)).toEqual(canonicalEvents(before).filter((e) => e.blockNumber >= n));
+      expect(ids(canonicalEvents(after))).toEqual(ids(canonicalEvents(before)));
+    } finally {
+      indexer.kill('SIGTERM');
+      restarted?.kill('SIGTERM');
+      if (restarted) await exited(restarted);
+    }
+    // a stale pid (the process is gone) is never signalled: the operator is told to restart the indexer
+    const stale = await runOps(['reindex', '--from-block', String(await middleBlock())], opsEnv(f));
+    expect(stale.code).toBe(0);
+    expect(stale.stdout).toMatch(/restart the indexer now: it re-reads from block \d+/);
+    await followToHead(f);
+  });
+
+  it('reverts what the chain reorganised away since the last append, then re-reads: the log folds to the chain', async () => {
+    await projectLog(projection, f.eventLog);
+    const base = await headOf(f.anvil.rpcUrl);
+    const snapshot = await rpcCall(f.anvil.rpcUrl, 'evm_snapshot');
+    await buyOrder(sim, 3);
+    await rpcCall(f.anvil.rpcUrl, 'anvil_mine', ['0x2']);
+    await followToHead(f);
+    await projectLog(projection, f.eventLog);
+    // the chain reorganises while no indexer runs: the log (and the read models) hold orphaned blocks
+    await rpcCall(f.anvil.rpcUrl, 'evm_revert', [snapshot]);
+    await buyOrder(sim, 1);
+    await rpcCall(f.anvil.rpcUrl, 'anvil_mine', ['0x4']);
+
+    const n = await middleBlock();
+    const run = await runOps(['reindex', '--from-block', String(n), '--json'], opsEnv(f));
+    expect(run.code).toBe(0);
+    expect(jsonOf<ReindexJson>(run)).toMatchObject({
+      fromBlock: n,
+      checkpoint: n - 1,
+      reverted: { fromBlock: base + 1, blocks: 3 },
+    });
+    await followToHead(f);
+    await projectLog(projection, f.eventLog);
+
+    // the same as indexing the chain as it is now into a fresh log and folding that
+    const fresh = createEventLog({ kind: 'postgres', databaseUrl: f.db.url, schema: 'fresh_log' });
+    await fresh.init();
+    try {
+      await followToHead(f, fresh);
+      const canonical = canonicalEvents(envelopes(await readWholeLog(f.eventLog)));
+      expect(canonical).toEqual(canonicalEvents(envelopes(await readWholeLog(fresh))));
+      await runReplay({
+        url: f.db.url,
+        schema: 'from_fresh_log',
+        chainId: f.deployment.chainId,
+        log: { kind: 'postgres', databaseUrl: f.db.url, schema: 'fresh_log' },
+        logger: pino({ level: 'silent' }),
+      });
+      const exclude = ['read_model_migrations', 'projector_state'];
+      expect(await models(f)).toBe(await dumpSchema(f.readModels, 'from_fresh_log', exclude));
+    } finally {
+      await fresh.close();
+    }
+  });
+});

@@ -1,0 +1,181 @@
+import { Client } from 'pg';
+import pino from 'pino';
+import { buyOrder, createSimulationContext, simulateHistory } from '@lottery/contracts';
+import { createEventLog } from '@lottery/event-log';
+import { Projection } from '@lottery/projection';
+import { runReplay } from '../src/commands/replay';
+import {
+  caughtUp,
+  dumpSchema,
+  followerFor,
+  followToHead,
+  jsonOf,
+  LOG_SCHEMA,
+  opsEnv,
+  projectLog,
+  readWholeLog,
+  runOps,
+  schemaOid,
+  startFollower,
+  startPipelineFixture,
+  type PipelineFixture,
+} from './support/pipeline-fixture';
+
+jest.setTimeout(240_000);
+
+interface ReplayJson {
+  schema: string;
+  events: number;
+  seconds: number;
+  eventsPerSecond: number;
+  droppedLeftovers: string[];
+}
+
+describe('ops replay (anvil history → Postgres event log → read models)', () => {
+  let f: PipelineFixture;
+  let projection: Projection;
+
+  const generations = async () =>
+    (
+      (await f.readModels.query(
+        `SELECT nspname FROM pg_namespace WHERE nspname IN ('lottery_next', 'lottery_retired') ORDER BY 1`,
+      )) as { nspname: string }[]
+    ).map((r) => r.nspname);
+
+  beforeAll(async () => {
+    f = await startPipelineFixture('ops_replay');
+    await simulateHistory(f.anvil.rpcUrl, f.deployment, { seed: 21, rounds: 2, ticketsPerRound: 24 });
+    await followToHead(f);
+    // The live read models, folded the way the projector does: small batches as the log grows.
+    projection = new Projection(f.readModels, { chainId: f.deployment.chainId });
+    await projectLog(projection, f.eventLog);
+  });
+  afterAll(() => f?.dispose());
+
+  it('`replay --json` rebuilds identical read models in a fresh schema and switches it in', async () => {
+    const records = (await readWholeLog(f.eventLog)).length;
+    expect(records).toBeGreaterThan(100);
+    const before = await dumpSchema(f.readModels);
+    const oidBefore = await schemaOid(f.readModels, 'lottery');
+
+    const run = await runOps(['replay', '--json', '--batch-size', '50'], opsEnv(f));
+    expect(run.code).toBe(0);
+    const out = jsonOf<ReplayJson>(run);
+    expect(out).toEqual({
+      schema: 'lottery',
+      events: records,
+      seconds: expect.any(Number),
+      eventsPerSecond: expect.any(Number),
+      droppedLeftovers: [],
+    });
+    expect(out.eventsPerSecond).toBeGreaterThan(0);
+    // progress on stderr (JSON log lines off a terminal), stdout only the one document
+    expect(run.stderr).toMatch(/replay: positions and events progress/);
+    expect(run.stderr).toMatch(/itemsPerSecond/);
+    expect(run.stderr).toMatch(/etaSeconds/);
+    expect(run.stderr).toMatch(/building the serving indexes/);
+    expect(run.stderr).toMatch(/switching \\"lottery_next\\" in as \\"lottery\\"/);
+
+    expect(await schemaOid(f.readModels, 'lottery')).not.toBe(oidBefore);
+    expect(await dumpSchema(f.readModels)).toBe(before);
+    expect(await generations()).toEqual([]);
+  });
+
+  it('drops what an interrupted replay left behind, and refuses to run next to another replay', async () => {
+    const before = await dumpSchema(f.readModels);
+    await f.readModels.query(`CREATE SCHEMA lottery_next`);
+    await f.readModels.query(`CREATE TABLE lottery_next.half_built (id int)`);
+
+    const other = new Client({ connectionString: f.db.url });
+    await other.connect();
+    try {
+      await other.query(`SELECT pg_advisory_lock(hashtext('lottery-replay:lottery'))`);
+      const refused = await runOps(['replay', '--json'], opsEnv(f));
+      expect(refused.code).toBe(1);
+      expect(jsonOf(refused)).toEqual({
+        error: expect.stringMatching(/another replay of schema "lottery" is running/),
+      });
+    } finally {
+      await other.end();
+    }
+    expect(await generations()).toEqual(['lottery_next']);
+
+    const run = await runOps(['replay', '--json'], opsEnv(f));
+    expect(run.code).toBe(0);
+    expect(jsonOf<ReplayJson>(run).droppedLeftovers).toEqual(['lottery_next']);
+    expect(await generations()).toEqual([]);
+    expect(await dumpSchema(f.readModels)).toBe(before);
+  });
+
+  it('an interrupted replay leaves the live schema as it was and drops its half-built schema', async () => {
+    const before = await dumpSchema(f.readModels);
+    const abort = new AbortController();
+    const interrupted = runReplay({
+      url: f.db.url,
+      schema: 'lottery',
+      chainId: f.deployment.chainId,
+      log: { kind: 'postgres', databaseUrl: f.db.url, schema: LOG_SCHEMA },
+      batchSize: 20,
+      logger: pino({ level: 'silent' }),
+      signal: abort.signal,
+      onProgress: (p) => p.records >= 60 && abort.abort(),
+    });
+    await expect(interrupted).rejects.toThrow(/replay interrupted: "lottery" is serving as before/);
+    expect(await generations()).toEqual([]);
+    expect(await dumpSchema(f.readModels)).toBe(before);
+  });
+
+  it('refuses an event log that ends before what the live schema has folded (wrong EVENT_LOG_SCHEMA)', async () => {
+    const empty = createEventLog({ kind: 'postgres', databaseUrl: f.db.url, schema: 'empty_log' });
+    await empty.init();
+    await empty.close();
+    const run = await runOps(['replay', '--json'], opsEnv(f, { EVENT_LOG_SCHEMA: 'empty_log' }));
+    expect(run.code).toBe(1);
+    expect(jsonOf(run)).toEqual({
+      error: expect.stringMatching(
+        /the event log ends before position \d+.*EVENT_LOG_SCHEMA=empty_log.*Nothing was changed/,
+      ),
+    });
+  });
+
+  it('a projector folding new events through the switch continues in the new schema: nothing lost or applied twice', async () => {
+    const sim = await createSimulationContext(f.anvil.rpcUrl, f.deployment, { seed: 22 });
+    const follower = startFollower(followerFor(f));
+    // the live projector: follows the log, one transaction per batch, as apps/projector does
+    const subscription = f.eventLog.subscribe(
+      ((await projection.cursor()).position ?? 0) + 1,
+      async (batch) => {
+        await projection.applyBatch(batch);
+      },
+      { maxBatch: 25, maxWaitMs: 5 },
+    );
+    const purchases = (async () => {
+      for (let i = 0; i < 12; i++) await buyOrder(sim, 2);
+    })();
+    const run = await runOps(['replay', '--json', '--batch-size', '40'], opsEnv(f));
+    await purchases;
+    await buyOrder(sim, 1);
+    await caughtUp(f);
+    await follower.stop();
+    const tail = (await f.eventLog.tail()) - 1;
+    let position: number | null = null;
+    for (let i = 0; i < 400 && position !== tail; i++) {
+      position = (await projection.cursor()).position;
+      if (position !== tail) await new Promise((r) => setTimeout(r, 25));
+    }
+    await subscription.stop();
+    expect(run.code).toBe(0);
+    expect(position).toBe(tail);
+
+    const live = await dumpSchema(f.readModels);
+    expect(live).toContain(`-- tickets`);
+    await runReplay({
+      url: f.db.url,
+      schema: 'lottery',
+      chainId: f.deployment.chainId,
+      log: { kind: 'postgres', databaseUrl: f.db.url, schema: LOG_SCHEMA },
+      logger: pino({ level: 'silent' }),
+    });
+    expect(await dumpSchema(f.readModels)).toBe(live);
+  });
+});
