@@ -5,6 +5,7 @@ import {
   migrateAccounts,
   PostgresReadModelQueries,
 } from '@lottery/persistence';
+import { stopWhenParentExits } from '@lottery/telemetry';
 import { ConfigError, loadApiConfig } from './config/api-config';
 import { createApiApp } from './create-api-app';
 import { AccountsApiKeyLookup } from './database/accounts-api-key-lookup';
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  stopWhenParentExits(() => void stop('supervisor exited'));
 }
 
 main().catch((error: unknown) => {

@@ -1,7 +1,7 @@
 import { ChainFollower, LotteryRpc, retrying, sleep } from '@lottery/chain';
 import { createEventLog } from '@lottery/event-log';
 import { Registry } from 'prom-client';
-import { createLogger, ProgressReporter, startMetricsServer } from '@lottery/telemetry';
+import { createLogger, shutdownSignal, ProgressReporter, startMetricsServer } from '@lottery/telemetry';
 import { loadIndexerConfig } from './config';
 import { FollowerSupervisor } from './follower-supervisor';
 import { createIndexerMetrics } from './indexer-metrics';
@@ -11,13 +11,7 @@ const HEAD_POLL_MS = 2_000;
 async function main(): Promise<void> {
   const logger = createLogger('indexer');
   const config = loadIndexerConfig();
-  const shutdown = new AbortController();
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      logger.info({ signal }, 'shutting down after the current batch');
-      shutdown.abort();
-    });
-  }
+  const shutdown = shutdownSignal(logger);
 
   const eventLog = createEventLog(
     config.EVENT_LOG === 'kafka'
@@ -31,7 +25,7 @@ async function main(): Promise<void> {
   );
   await eventLog.init();
   const rpc = new LotteryRpc(config.RPC_URL, config.contracts, { timeoutMs: config.RPC_TIMEOUT_MS });
-  const nodeChainId = await retrying(() => rpc.chainId(), { logger, signal: shutdown.signal, what: 'eth_chainId' });
+  const nodeChainId = await retrying(() => rpc.chainId(), { logger, signal: shutdown, what: 'eth_chainId' });
   if (nodeChainId !== config.CHAIN_ID) {
     throw new Error(`RPC_URL serves chain ${nodeChainId} but CHAIN_ID is ${config.CHAIN_ID}`);
   }
@@ -74,7 +68,7 @@ async function main(): Promise<void> {
     },
     registry,
   );
-  void watchHead(rpc, supervisor, metrics.headBlock, shutdown.signal);
+  void watchHead(rpc, supervisor, metrics.headBlock, shutdown);
   logger.info(
     {
       chainId: config.CHAIN_ID,
@@ -85,7 +79,7 @@ async function main(): Promise<void> {
     'indexer started',
   );
 
-  await supervisor.run(shutdown.signal);
+  await supervisor.run(shutdown);
   await eventLog.close();
   await metricsServer.close();
   logger.info('indexer stopped');

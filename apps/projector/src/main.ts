@@ -1,7 +1,7 @@
 import { createEventLog } from '@lottery/event-log';
 import { createReadModelDataSource, migrateReadModels } from '@lottery/persistence';
 import { PoisonEventError, Projection } from '@lottery/projection';
-import { createLogger, startMetricsServer } from '@lottery/telemetry';
+import { createLogger, shutdownSignal, startMetricsServer } from '@lottery/telemetry';
 import { loadProjectorConfig } from './config';
 import { createProjectorMetrics } from './projector-metrics';
 import { projectorNotReadyReason } from './projector-readiness';
@@ -11,13 +11,7 @@ import { runProjector } from './run-projector';
 async function main(): Promise<void> {
   const logger = createLogger('projector');
   const config = loadProjectorConfig();
-  const shutdown = new AbortController();
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      logger.info({ signal }, 'shutting down after the current batch');
-      shutdown.abort();
-    });
-  }
+  const shutdown = shutdownSignal(logger);
 
   const dataSource = createReadModelDataSource({
     url: config.DATABASE_URL,
@@ -66,7 +60,7 @@ async function main(): Promise<void> {
           lag = events;
         },
       },
-      shutdown.signal,
+      shutdown,
     );
     logger.info('projector stopped');
   } catch (error) {

@@ -4,3 +4,4 @@ export * from './metrics-server';
 export * from './progress-reporter';
 export * from './stall-watchdog';
 export * from './free-port';
+export * from './parent-watch';

@@ -30,7 +30,8 @@ export class ProcessSupervisor {
     const log = openSync(logFile, 'a');
     const child = spawn(process.execPath, ['-r', REGISTER, join(REPO_ROOT, entry)], {
       env: { ...process.env, ...env },
-      stdio: ['ignore', log, log],
+      // The IPC channel lets the app notice when this supervisor is gone (see stopWhenParentExits).
+      stdio: ['ignore', log, log, 'ipc'],
     });
     this.apps.set(name, { name, child });
     this.onStarted();
