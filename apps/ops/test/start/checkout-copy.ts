@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -12,6 +12,8 @@ export const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
  */
 export function freshCheckout(): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'lottery-checkout-'));
+  // A clone's folder is 0755; mkdtemp makes 0700, which embedded Postgres (run as "postgres" under root) cannot enter.
+  chmodSync(dir, 0o755);
   const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
     cwd: REPO_ROOT,
     maxBuffer: 64 * 1024 * 1024,

@@ -7,7 +7,13 @@ export class NpmProcess {
   stderr = '';
 
   constructor(cwd: string, args: string[], env: NodeJS.ProcessEnv) {
-    this.child = spawn('npm', args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group, as a terminal gives a foreground command: Ctrl-C reaches every process in it.
+    this.child = spawn('npm', args, {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     this.child.stdout?.on('data', (c: Buffer) => (this.stdout += c.toString('utf8')));
     this.child.stderr?.on('data', (c: Buffer) => (this.stderr = (this.stderr + c.toString('utf8')).slice(-20_000)));
   }
@@ -24,15 +30,15 @@ export class NpmProcess {
     }
   }
 
-  /** SIGTERM to npm's child (the ops process), as Ctrl-C or a service manager sends; resolves with its exit code. */
-  async stop(timeoutMs: number): Promise<number | null> {
-    if (this.child.exitCode !== null) return this.child.exitCode;
-    const exited = new Promise<number | null>((resolve) => this.child.once('exit', (code) => resolve(code)));
-    this.child.kill('SIGTERM');
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), timeoutMs);
-    const code = await exited;
+  /** Ctrl-C: SIGINT to the whole process group. Resolves once npm has exited (SIGKILL after `timeoutMs`). */
+  async interrupt(timeoutMs: number): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    const group = -(this.child.pid as number);
+    process.kill(group, 'SIGINT');
+    const timer = setTimeout(() => process.kill(group, 'SIGKILL'), timeoutMs);
+    await exited;
     clearTimeout(timer);
-    return code;
   }
 
   output(): string {

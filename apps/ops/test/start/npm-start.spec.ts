@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { freePort } from '@lottery/telemetry';
 import { createTestDatabase, kafkaBrokers, type TestDatabase } from '@lottery/testing';
 import { freshCheckout } from './checkout-copy';
@@ -51,41 +52,58 @@ async function checkRunningInstance(dir: string, env: NodeJS.ProcessEnv, start: 
   return JSON.parse(await runNpm(dir, ['run', '--silent', 'ops', '--', 'status', '--json'], env)) as Status;
 }
 
-async function stopCleanly(start: NpmProcess, port: number) {
-  expect(await start.stop(60_000)).toBe(0);
-  expect(start.stdout).toMatch(/stopping \(SIGTERM\)/);
-  // Everything it started is gone with it: the API port is free again.
+/** Processes whose command line names the checkout: what `npm start` started there and left running. */
+function processesOf(dir: string): string[] {
+  const out = spawnSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' }).stdout;
+  return out.split('\n').filter((line) => line.includes(dir));
+}
+
+/** Ctrl-C stops everything it started (apps, anvil, Postgres) within the grace period. */
+async function stopCleanly(start: NpmProcess, dir: string, port: number) {
+  await start.interrupt(60_000);
+  expect(start.stdout).toMatch(/stopping \(SIGINT\)/);
+  expect(processesOf(dir)).toEqual([]);
   expect(await freePort(port)).toBe(port);
 }
 
+/** Runs `check` against a running `npm start`; on failure the error carries its output, and it is stopped. */
+async function whileRunning<T>(start: NpmProcess, dir: string, port: number, check: () => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await check();
+  } catch (error) {
+    await start.interrupt(30_000).catch(() => undefined);
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${start.output()}`);
+  }
+  await stopCleanly(start, dir, port);
+  return result;
+}
+
 describe('npm start on a fresh checkout', () => {
-  it('serves all three API groups with data, stops on SIGTERM and resumes without re-indexing', async () => {
+  it('serves all three API groups with data, stops on Ctrl-C and resumes without re-indexing', async () => {
     const checkout = freshCheckout();
     try {
       const port = await freePort();
-      const env = { PORT: String(port) };
+      // Nothing configured, whatever the test run's own environment holds (the harness sets KAFKA_BROKERS).
+      const env = { PORT: String(port), DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', RPC_URL: '' };
       const first = new NpmProcess(checkout.dir, ['start'], env);
-      let before: Status;
-      try {
+      const before = await whileRunning(first, checkout.dir, port, async () => {
         await first.waitFor(/deploying the local lottery/, 120_000);
-        before = await checkRunningInstance(checkout.dir, env, first, port);
-        expect(before.indexer.eventLog).toMatch(/^postgres/);
-        expect(before.contracts['jackpot']).toMatch(/^0x[0-9a-fA-F]{40}$/);
-      } finally {
-        await stopCleanly(first, port);
-      }
+        const status = await checkRunningInstance(checkout.dir, env, first, port);
+        expect(status.indexer.eventLog).toMatch(/^postgres/);
+        expect(status.contracts['jackpot']).toMatch(/^0x[0-9a-fA-F]{40}$/);
+        return status;
+      });
 
       const second = new NpmProcess(checkout.dir, ['start'], env);
-      try {
+      await whileRunning(second, checkout.dir, port, async () => {
         const after = await checkRunningInstance(checkout.dir, env, second, port);
         expect(second.stdout).not.toMatch(/deploying the local lottery/);
         // The same chain and log, continued: a re-index from scratch would have appended the history again.
         expect(after.contracts).toEqual(before.contracts);
         expect(after.indexer.indexedBlock).toBeGreaterThanOrEqual(before.indexer.indexedBlock);
         expect(after.indexer.logTail - before.indexer.logTail).toBeLessThan(before.indexer.logTail / 2);
-      } finally {
-        await stopCleanly(second, port);
-      }
+      });
     } finally {
       checkout.remove();
     }
@@ -111,14 +129,12 @@ describe('npm start on a fresh checkout', () => {
           KAFKA_TOPIC_PREFIX: `ops-start-${Date.now()}`,
         };
         const start = new NpmProcess(checkout.dir, ['start', '--', '--rounds', '2', '--tickets-per-round', '80'], env);
-        try {
+        await whileRunning(start, checkout.dir, port, async () => {
           const status = await checkRunningInstance(checkout.dir, env, start, port);
           expect(status.indexer.eventLog).toMatch(/^kafka /);
           expect(status.projector.position).toBeGreaterThan(0);
           expect(start.stdout).toMatch(/event log in Kafka/);
-        } finally {
-          await stopCleanly(start, port);
-        }
+        });
       } finally {
         checkout.remove();
       }
