@@ -97,6 +97,11 @@ const ENV_SCHEMA = z.object({
     }),
 });
 
+/** The validated variables, for the deployment-manifest and README checks. */
+export const API_ENV_SCHEMA = ENV_SCHEMA;
+/** Every variable the API reads. */
+export const API_ENV_KEYS: readonly string[] = Object.keys(ENV_SCHEMA.shape);
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`invalid API configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
