@@ -25,7 +25,7 @@ export interface TxRequest {
   /** Unset: a contract creation. */
   to?: Address;
   data: Hex;
-  /** Unset: the node estimates (and reports a revert before anything is sent). */
+  /** Unset: estimated (execute pads the estimate; send leaves it to the node). */
   gas?: bigint;
 }
 
@@ -94,8 +94,22 @@ export async function connectLotteryRpc(rpcUrl: string): Promise<LotteryRpc> {
     return immediate ?? publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
   };
 
+  // The node's estimate is exact for the block it simulates, but the transaction is mined in the next one,
+  // whose timestamp may be a second later: an SSTORE of block.timestamp over an equal stored value (a wallet
+  // entering the new drawing's pool in the chain second of its last-minute entry in the previous one) is then a
+  // full write, not a no-op, and the exact estimate runs out of gas (~1 history in 10 failed that way). Pad it as wallets do (anvil charges only the gas used). A failed estimate
+  // leaves the gas unset, so the node reports the revert on send as before.
+  const paddedGas = async (request: TxRequest): Promise<bigint | undefined> => {
+    if (request.gas !== undefined) return request.gas;
+    const estimate = await publicClient
+      .estimateGas({ account: request.from, to: request.to, data: request.data })
+      .catch(() => undefined);
+    return estimate === undefined ? undefined : estimate + estimate / 5n + 10_000n;
+  };
+
   const execute = async (request: TxRequest): Promise<TransactionReceipt> => {
-    const mined = await receipt(await send(request));
+    const gas = await paddedGas(request);
+    const mined = await receipt(await send({ ...request, gas }));
     if (mined.status === 'success') return mined;
     // Replay it on the parent block's state to learn why (exact with a block per transaction).
     const why = await publicClient
