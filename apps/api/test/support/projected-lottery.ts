@@ -1,0 +1,156 @@
+import pino from 'pino';
+import type { DataSource } from 'typeorm';
+import { createPublicClient, http, type PublicClient } from 'viem';
+import { AbortedError, ChainFollower, LotteryRpc } from '@lottery/chain';
+import {
+  deployLottery,
+  lotteryEventAddresses,
+  simulateHistory,
+  type HistoryOptions,
+  type HistoryResult,
+  type LotteryDeployment,
+} from '@lottery/contracts';
+import { createEventLog, type EventLog } from '@lottery/event-log';
+import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries } from '@lottery/persistence';
+import { Projection } from '@lottery/projection';
+import { createTestDatabase, startAnvil, type AnvilInstance, type TestDatabase } from '@lottery/testing';
+
+/**
+ * Read models as production builds them: a seeded history on anvil, the real chain follower appending it to
+ * a Postgres event log, and the real projection folding that log into the read-model schema. The chain stays
+ * up, so tests can compare what the API says with what the contracts say.
+ */
+export interface ProjectedLottery {
+  anvil: AnvilInstance;
+  deployment: LotteryDeployment;
+  history: HistoryResult;
+  /** The read-model schema's data source (also what PostgresReadModelQueries reads). */
+  dataSource: DataSource;
+  readModels: PostgresReadModelQueries;
+  /** A viem client on the chain, for reading the contracts' views and logs. */
+  chain: PublicClient;
+  /** Events the follower appended (and the projection folded). */
+  events: number;
+  /** Seconds spent simulating, indexing and projecting. */
+  timings: { simulate: number; index: number; project: number };
+  dispose(): Promise<void>;
+}
+
+export interface ProjectedLotteryOptions {
+  label: string;
+  history: HistoryOptions;
+  /** More activity after the history (e.g. in the open round), indexed and projected with it. */
+  extend?: (rpcUrl: string, deployment: LotteryDeployment) => Promise<void>;
+  /** Events per projection batch; batch boundaries then fall inside transactions, as they do live. */
+  batchSize?: number;
+}
+
+const LOG_SCHEMA = 'lottery_log';
+const seconds = (since: number) => Math.round((Date.now() - since) / 100) / 10;
+
+export async function buildProjectedLottery(options: ProjectedLotteryOptions): Promise<ProjectedLottery> {
+  const anvil = await startAnvil({ gasLimit: 100_000_000n });
+  let db: TestDatabase | undefined;
+  let dataSource: DataSource | undefined;
+  try {
+    const deployment = await deployLottery(anvil.rpcUrl);
+    db = await createTestDatabase(options.label);
+
+    let started = Date.now();
+    const history = await simulateHistory(anvil.rpcUrl, deployment, options.history);
+    await options.extend?.(anvil.rpcUrl, deployment);
+    const chain = createPublicClient({ transport: http(anvil.rpcUrl) });
+    const head = await chain.getBlockNumber();
+    const simulate = seconds(started);
+
+    started = Date.now();
+    const eventLog = createEventLog({ kind: 'postgres', databaseUrl: db.url, schema: LOG_SCHEMA });
+    await eventLog.init();
+    try {
+      await followToBlock(eventLog, anvil.rpcUrl, deployment, Number(head));
+      const index = seconds(started);
+
+      started = Date.now();
+      dataSource = createReadModelDataSource({ url: db.url, poolSize: 4 });
+      await dataSource.initialize();
+      await migrateReadModels(dataSource);
+      const projection = new Projection(dataSource, { chainId: deployment.chainId });
+      const events = await foldWholeLog(projection, eventLog, options.batchSize ?? 250);
+      const project = seconds(started);
+
+      const source = dataSource;
+      const database = db;
+      return {
+        anvil,
+        deployment,
+        history,
+        dataSource: source,
+        readModels: new PostgresReadModelQueries(source),
+        chain,
+        events,
+        timings: { simulate, index, project },
+        dispose: async () => {
+          await source.destroy();
+          await database.drop();
+          await anvil.stop();
+        },
+      };
+    } finally {
+      await eventLog.close();
+    }
+  } catch (error) {
+    await dataSource?.destroy().catch(() => undefined);
+    await db?.drop().catch(() => undefined);
+    await anvil.stop();
+    throw error;
+  }
+}
+
+/** Runs the indexer's follower (as apps/indexer configures it) until its checkpoint reaches `block`. */
+async function followToBlock(
+  eventLog: EventLog,
+  rpcUrl: string,
+  deployment: LotteryDeployment,
+  block: number,
+): Promise<void> {
+  const addresses = lotteryEventAddresses(deployment.addresses).map((a) => a.toLowerCase() as `0x${string}`);
+  const follower = new ChainFollower(new LotteryRpc(rpcUrl, addresses, { timeoutMs: 10_000 }), eventLog, {
+    chainId: deployment.chainId,
+    jackpot: deployment.addresses.jackpot,
+    startBlock: Number(deployment.deployBlock),
+    confirmations: 0,
+    reorgDepth: 32,
+    concurrency: 4,
+    pollIntervalMs: 20,
+    logger: pino({ level: 'silent' }),
+  });
+  const controller = new AbortController();
+  let failure: unknown;
+  const running = follower.run(controller.signal).catch((error: unknown) => {
+    if (!(error instanceof AbortedError)) failure = error;
+  });
+  try {
+    const deadline = Date.now() + 60_000;
+    while (((await eventLog.lastCheckpoint())?.blockNumber ?? -1) < block) {
+      if (failure) throw failure;
+      if (Date.now() > deadline) throw new Error(`the follower did not reach block ${block} within 60 s`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  } finally {
+    controller.abort();
+    await running;
+  }
+  if (failure) throw failure;
+}
+
+/** Folds the log from its beginning in batches of `batchSize`; returns how many events were applied. */
+async function foldWholeLog(projection: Projection, eventLog: EventLog, batchSize: number): Promise<number> {
+  let events = 0;
+  for (let from = await eventLog.head(); ;) {
+    const batch = await eventLog.read(from, batchSize);
+    if (batch.length === 0) return events;
+    await projection.applyBatch(batch);
+    events += batch.length;
+    from = batch[batch.length - 1].position + 1;
+  }
+}
