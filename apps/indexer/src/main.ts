@@ -47,7 +47,8 @@ async function main(): Promise<void> {
       pollIntervalMs: config.POLL_INTERVAL_MS,
       logger,
       onProgress: (p) => {
-        if (p.phase !== 'backfill') caughtUp = true;
+        // Caught up = at the head once (ready); later blocks arriving do not make it unready.
+        if (p.phase === 'realtime' && p.indexedBlock >= p.headBlock) caughtUp = true;
         supervisor.progress(p.headBlock, p.indexedBlock);
         metrics.indexedBlock.set(p.indexedBlock);
         metrics.headBlock.set(p.headBlock);

@@ -4,7 +4,7 @@ import { PoisonEventError, Projection } from '@lottery/projection';
 import { createLogger, shutdownSignal, startMetricsServer } from '@lottery/telemetry';
 import { loadProjectorConfig } from './config';
 import { createProjectorMetrics } from './projector-metrics';
-import { projectorNotReadyReason } from './projector-readiness';
+import { ProjectorReadiness } from './projector-readiness';
 import { runProjector } from './run-projector';
 
 /** Event log → read models. Wiring and lifecycle only; the fold lives in libs/projection. */
@@ -35,12 +35,8 @@ async function main(): Promise<void> {
   );
   await eventLog.init();
 
-  let failure: string | null = null;
-  let lag: number | null = null;
-  // Ready once the read models are within READY_MAX_LAG_EVENTS of the log's tail: the API then serves current data.
-  const metricsServer = await startMetricsServer(config.METRICS_PORT, () =>
-    projectorNotReadyReason({ failure, lagEvents: lag, maxLagEvents: config.READY_MAX_LAG_EVENTS }),
-  );
+  const readiness = new ProjectorReadiness(config.READY_MAX_LAG_EVENTS);
+  const metricsServer = await startMetricsServer(config.METRICS_PORT, () => readiness.notReadyReason());
   const projection = new Projection(dataSource, {
     chainId: config.CHAIN_ID,
     schema: config.READ_SCHEMA,
@@ -56,15 +52,13 @@ async function main(): Promise<void> {
         maxBatch: config.BATCH_MAX_EVENTS,
         maxWaitMs: config.BATCH_MAX_WAIT_MS,
         lagEveryMs: 1_000,
-        onLag: (events) => {
-          lag = events;
-        },
+        onLag: (events) => readiness.observeLag(events),
       },
       shutdown,
     );
     logger.info('projector stopped');
   } catch (error) {
-    failure = error instanceof Error ? error.message : String(error);
+    readiness.fail(error instanceof Error ? error.message : String(error));
     if (error instanceof PoisonEventError) {
       logger.fatal({ eventId: error.eventId, position: error.position, reason: error.reason }, 'poison event: stopped');
     } else {

@@ -1,13 +1,33 @@
-import { projectorNotReadyReason } from './projector-readiness';
+import { ProjectorReadiness } from './projector-readiness';
 
 describe('projector readiness', () => {
-  it('is ready within the allowed lag and says why not otherwise', () => {
-    const ready = (failure: string | null, lagEvents: number | null) =>
-      projectorNotReadyReason({ failure, lagEvents, maxLagEvents: 1_000 });
-    expect(ready(null, 0)).toBeNull();
-    expect(ready(null, 1_000)).toBeNull();
-    expect(ready(null, 1_001)).toBe('catching up: 1001 events behind the event log');
-    expect(ready(null, null)).toMatch(/measuring/);
-    expect(ready('poison event at position 7', 0)).toBe('poison event at position 7');
+  it('turns ready only once the lag is within the limit, and says why not before', () => {
+    const r = new ProjectorReadiness(0);
+    expect(r.notReadyReason()).toMatch(/measuring/);
+    r.observeLag(812);
+    expect(r.notReadyReason()).toBe('catching up: 812 events behind the event log');
+    r.observeLag(3);
+    expect(r.notReadyReason()).toMatch(/3 events behind/);
+    r.observeLag(0);
+    expect(r.notReadyReason()).toBeNull();
+  });
+
+  it('does not flap on a burst, but leaves when the lag stays over the limit', () => {
+    const r = new ProjectorReadiness(10, 3);
+    r.observeLag(0);
+    r.observeLag(50);
+    r.observeLag(40);
+    expect(r.notReadyReason()).toBeNull();
+    r.observeLag(30);
+    expect(r.notReadyReason()).toBe('catching up: 30 events behind the event log');
+    r.observeLag(10);
+    expect(r.notReadyReason()).toBeNull();
+  });
+
+  it('is never ready after a failure', () => {
+    const r = new ProjectorReadiness(1_000);
+    r.observeLag(0);
+    r.fail('poison event at position 7');
+    expect(r.notReadyReason()).toBe('poison event at position 7');
   });
 });
