@@ -16,8 +16,9 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 type Json = Record<string, unknown> & { entries: { address: string; id: number }[] };
 
-// Read models: InMemoryReadModels with pool data (support/pool-fixtures) until the Postgres pool queries
-// run on projected data; keys: StubApiKeys (api-keys.e2e covers keys on Postgres).
+// Read models: InMemoryReadModels with hand-made pool data (support/pool-fixtures), so every edge case of
+// the spec is a line of data; projected-read-models.e2e runs the same endpoints on projected Postgres
+// data. Keys: StubApiKeys (api-keys.e2e covers keys on Postgres).
 describe('free daily pool API', () => {
   const keys = new StubApiKeys();
   keys.add(KEY);

@@ -2,7 +2,8 @@ import { checksumAddress } from '@lottery/domain';
 import { lotteryDataset, UNKNOWN_WALLET, WALLETS } from './support/lottery-fixtures';
 import { startTestApp, type TestApp } from './support/test-app';
 
-// Read models: InMemoryReadModels over lotteryDataset() (see support/), until projected data is wired in.
+// Read models: InMemoryReadModels over lotteryDataset() (see support/): exact expected values per field;
+// projected-read-models.e2e runs the endpoints on read models the projector filled from a chain history.
 describe('Data API endpoints', () => {
   let api: TestApp;
   const json = async (url: string) => {
