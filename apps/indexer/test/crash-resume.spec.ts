@@ -3,7 +3,7 @@ import { chainTruth, logView } from './support/chain-truth';
 import {
   eventually,
   headOf,
-  readWholeLog,
+  readLogEnvelopes,
   rpcCall,
   startIndexerFixture,
   type IndexerFixture,
@@ -76,7 +76,7 @@ describe('indexer process killed with SIGKILL during backfill', () => {
     child.kill('SIGTERM');
     expect(await exited(child)).toEqual({ code: 0, signal: null });
 
-    const log = await readWholeLog(f.eventLog);
+    const log = await readLogEnvelopes(f.eventLog);
     expect(logView(log)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));
   });
 });

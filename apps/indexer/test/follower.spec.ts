@@ -6,7 +6,7 @@ import {
   eventually,
   followerFor,
   headOf,
-  readWholeLog,
+  readLogEnvelopes,
   rpcCall,
   startIndexerFixture,
   type IndexerFixture,
@@ -56,14 +56,14 @@ describe('indexer follower on a simulated lottery (anvil + Postgres event log)',
 
   const expectLogEqualsChain = async () => {
     const truth = await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock);
-    expect(logView(await readWholeLog(f.eventLog))).toEqual(truth);
+    expect(logView(await readLogEnvelopes(f.eventLog))).toEqual(truth);
   };
 
   it('backfills exactly the chain logs, in (block, logIndex) order, with header timestamps and edgePerTicket', async () => {
     await caughtUp();
     await expectLogEqualsChain();
 
-    const events = (await readWholeLog(f.eventLog)) as ChainEventEnvelope[];
+    const events = (await readLogEnvelopes(f.eventLog)) as ChainEventEnvelope[];
     expect(events.length).toBeGreaterThan(100);
     expect([...events].sort(compareLogPositions)).toEqual(events);
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
@@ -87,7 +87,7 @@ describe('indexer follower on a simulated lottery (anvil + Postgres event log)',
     const userTicketId = tickets[0].ticketId.toString();
     await eventually(
       async () =>
-        (await readWholeLog(f.eventLog)).some(
+        (await readLogEnvelopes(f.eventLog)).some(
           (e) => e.type === 'TicketPurchased' && e.payload.userTicketId === userTicketId,
         ),
       'the purchase in the log',
@@ -112,7 +112,7 @@ describe('indexer follower on a simulated lottery (anvil + Postgres event log)',
     await mineTo(base + depth + 1);
     await caughtUp();
 
-    const log = await readWholeLog(f.eventLog);
+    const log = await readLogEnvelopes(f.eventLog);
     const reverts = log.filter((e) => e.type === 'BlocksReverted' && e.payload.fromBlock === base + 1);
     expect(reverts).toHaveLength(1);
     expect(reverts[0].type === 'BlocksReverted' && reverts[0].payload.blockHashes).toHaveLength(depth);

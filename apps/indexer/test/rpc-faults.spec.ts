@@ -10,7 +10,7 @@ import {
   eventually,
   followerFor,
   headOf,
-  readWholeLog,
+  readLogEnvelopes,
   rpcCall,
   startIndexerFixture,
   type IndexerFixture,
@@ -75,7 +75,7 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
       controller.abort();
       await running;
     }
-    const log = await readWholeLog(f.eventLog);
+    const log = await readLogEnvelopes(f.eventLog);
     expect(log.filter((e) => e.type === 'BlocksReverted')).toEqual([]);
     expect(logView(log)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));
   });
@@ -112,7 +112,7 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
       shutdown.abort();
       await running;
     }
-    expect(logView(await readWholeLog(f.eventLog))).toEqual(
+    expect(logView(await readLogEnvelopes(f.eventLog))).toEqual(
       await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock),
     );
   });

@@ -1,10 +1,7 @@
-import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import { createPublicClient, http, type PublicClient } from 'viem';
-import { AbortedError, ChainFollower, LotteryRpc } from '@lottery/chain';
 import {
   deployLottery,
-  lotteryEventAddresses,
   simulateHistory,
   type HistoryOptions,
   type HistoryResult,
@@ -12,6 +9,7 @@ import {
 } from '@lottery/contracts';
 import { createEventLog, type EventLog } from '@lottery/event-log';
 import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries } from '@lottery/persistence';
+import { eventually, lotteryFollower, startFollower } from '@lottery/pipeline-testing';
 import { Projection } from '@lottery/projection';
 import { createTestDatabase, startAnvil, type AnvilInstance, type TestDatabase } from '@lottery/testing';
 
@@ -113,34 +111,15 @@ async function followToBlock(
   deployment: LotteryDeployment,
   block: number,
 ): Promise<void> {
-  const addresses = lotteryEventAddresses(deployment.addresses).map((a) => a.toLowerCase() as `0x${string}`);
-  const follower = new ChainFollower(new LotteryRpc(rpcUrl, addresses, { timeoutMs: 10_000 }), eventLog, {
-    chainId: deployment.chainId,
-    jackpot: deployment.addresses.jackpot,
-    startBlock: Number(deployment.deployBlock),
-    confirmations: 0,
-    reorgDepth: 32,
-    concurrency: 4,
-    pollIntervalMs: 20,
-    logger: pino({ level: 'silent' }),
-  });
-  const controller = new AbortController();
-  let failure: unknown;
-  const running = follower.run(controller.signal).catch((error: unknown) => {
-    if (!(error instanceof AbortedError)) failure = error;
-  });
+  const follower = startFollower(lotteryFollower(rpcUrl, deployment, eventLog));
   try {
-    const deadline = Date.now() + 60_000;
-    while (((await eventLog.lastCheckpoint())?.blockNumber ?? -1) < block) {
-      if (failure) throw failure;
-      if (Date.now() > deadline) throw new Error(`the follower did not reach block ${block} within 60 s`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await eventually(
+      async () => ((await eventLog.lastCheckpoint())?.blockNumber ?? -1) >= block,
+      `the follower to reach block ${block}`,
+    );
   } finally {
-    controller.abort();
-    await running;
+    await follower.stop();
   }
-  if (failure) throw failure;
 }
 
 /** Folds the log from its beginning in batches of `batchSize`; returns how many events were applied. */

@@ -2,16 +2,24 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import type { Address } from 'viem';
-import { AbortedError, ChainFollower, LotteryRpc, type ChainFollowerOptions } from '@lottery/chain';
+import type { ChainFollower, ChainFollowerOptions } from '@lottery/chain';
 import { deployLottery, lotteryEventAddresses, type LotteryDeployment } from '@lottery/contracts';
 import type { EventEnvelope } from '@lottery/domain';
 import { createEventLog, type EventLog, type LoggedEvent } from '@lottery/event-log';
 import { createReadModelDataSource, migrateReadModels } from '@lottery/persistence';
 import { Projection, type BatchResult } from '@lottery/projection';
+import {
+  followToHead as followLotteryToHead,
+  logCaughtUp,
+  lotteryFollower,
+  rpcCall,
+  spawnApp,
+} from '@lottery/pipeline-testing';
 import { createTestDatabase, startAnvil, type AnvilInstance, type TestDatabase } from '@lottery/testing';
+
+export { eventually, exited, headOf, readWholeLog, rpcCall, startFollower } from '@lottery/pipeline-testing';
 
 export const ROOT = join(__dirname, '..', '..', '..', '..');
 export const LOG_SCHEMA = 'lottery_log';
@@ -64,61 +72,16 @@ export function followerFor(
   log: EventLog = f.eventLog,
   overrides: Partial<ChainFollowerOptions> = {},
 ): ChainFollower {
-  const rpc = new LotteryRpc(
-    f.anvil.rpcUrl,
-    f.addresses.map((a) => a.toLowerCase() as `0x${string}`),
-    { timeoutMs: 10_000 },
-  );
-  return new ChainFollower(rpc, log, {
-    chainId: f.deployment.chainId,
-    jackpot: f.deployment.addresses.jackpot,
-    startBlock: Number(f.deployment.deployBlock),
-    confirmations: 0,
-    reorgDepth: 32,
-    concurrency: 4,
-    pollIntervalMs: 20,
-    logger: pino({ level: 'silent' }),
-    ...overrides,
-  });
-}
-
-/** A follower running in the background until stop() (which waits for it to finish its append). */
-export function startFollower(follower: ChainFollower): { stop(): Promise<void> } {
-  const controller = new AbortController();
-  const running = follower.run(controller.signal).catch((e: unknown) => {
-    if (!(e instanceof AbortedError)) throw e;
-  });
-  return {
-    stop: async () => {
-      controller.abort();
-      await running;
-    },
-  };
+  return lotteryFollower(f.anvil.rpcUrl, f.deployment, log, overrides);
 }
 
 /** Runs a follower until the log's checkpoint reaches the chain's head, then stops it. */
 export async function followToHead(f: PipelineFixture, log: EventLog = f.eventLog): Promise<void> {
-  const follower = startFollower(followerFor(f, log));
-  try {
-    await caughtUp(f, log);
-  } finally {
-    await follower.stop();
-  }
+  await followLotteryToHead(f.anvil.rpcUrl, f.deployment, log);
 }
 
 export async function caughtUp(f: PipelineFixture, log: EventLog = f.eventLog): Promise<void> {
-  const head = await headOf(f.anvil.rpcUrl);
-  await eventually(async () => ((await log.lastCheckpoint())?.blockNumber ?? -1) >= head, `checkpoint at ${head}`);
-}
-
-export async function readWholeLog(log: EventLog): Promise<LoggedEvent[]> {
-  const out: LoggedEvent[] = [];
-  for (let from = await log.head(); ;) {
-    const batch = await log.read(from, 10_000);
-    if (batch.length === 0) return out;
-    out.push(...batch);
-    from = batch[batch.length - 1].position + 1;
-  }
+  await logCaughtUp(log, f.anvil.rpcUrl);
 }
 
 export const envelopes = (records: LoggedEvent[]): EventEnvelope[] => records.map((r) => r.event);
@@ -231,51 +194,7 @@ export function indexerEnv(f: PipelineFixture): NodeJS.ProcessEnv {
 }
 
 export function spawnIndexer(env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(
-    process.execPath,
-    ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'apps', 'indexer', 'src', 'main.ts')],
-    { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  // Drained: a full pipe would block the child.
-  child.stderr?.on('data', () => undefined);
-  return child;
-}
-
-export function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null)
-      return resolve({ code: child.exitCode, signal: child.signalCode });
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
-}
-
-export async function eventually<T>(
-  check: () => Promise<T | undefined | false>,
-  what: string,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-export async function rpcCall(rpcUrl: string, method: string, params: unknown[] = []): Promise<unknown> {
-  const res = await fetch(rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result;
-}
-
-export async function headOf(rpcUrl: string): Promise<number> {
-  return Number(await rpcCall(rpcUrl, 'eth_blockNumber'));
+  return spawnApp('apps/indexer/src/main.ts', env);
 }
 
 export async function blockHashOf(rpcUrl: string, n: number): Promise<string> {

@@ -1,0 +1,15 @@
+/** One raw JSON-RPC call (anvil_mine, evm_snapshot, …): tests drive the node beyond what viem wraps. */
+export async function rpcCall(rpcUrl: string, method: string, params: unknown[] = []): Promise<unknown> {
+  const res = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+
+export async function headOf(rpcUrl: string): Promise<number> {
+  return Number(await rpcCall(rpcUrl, 'eth_blockNumber'));
+}
