@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { getAddress } from 'viem';
+import { eventually } from '@lottery/pipeline-testing';
 import { freePort } from '@lottery/telemetry';
 import { createTestDatabase, kafkaBrokers, type TestDatabase } from '@lottery/testing';
 import { freshCheckout } from './checkout-copy';
@@ -21,6 +23,28 @@ interface Status {
 async function getJson(url: string, headers: Record<string, string> = {}) {
   const response = await fetch(url, { headers });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/**
+ * A partner's free ticket is bought on chain, indexed, projected and served: it shows up among the
+ * wallet's tickets with the purchase's transaction hash. Prints how long that took after the POST returned.
+ */
+async function partnerTicketReachesTheDataApi(api: string, partnerKey: string, auth: Record<string, string>) {
+  const posted = await fetch(`${api}/api/v1/giveaways/partner-free-tickets/${WALLET}`, {
+    method: 'POST',
+    headers: { apikey: partnerKey },
+  });
+  const body = (await posted.json()) as { success?: boolean; receipt?: string };
+  expect({ status: posted.status, success: body.success }).toEqual({ status: 200, success: true });
+  const mined = Date.now();
+  const ticket = await eventually(async () => {
+    const tickets = await getJson(`${api}/v1/wallets/${WALLET}/tickets?limit=5`, auth);
+    return (tickets.body['data'] as { tx_hash: string }[]).find((t) => t.tx_hash === body.receipt);
+  }, `the partner ticket ${body.receipt} in the Data API`);
+  expect(ticket).toMatchObject({ wallet: getAddress(WALLET), tx_hash: body.receipt });
+  process.stdout.write(
+    `partner ticket visible in GET /v1/wallets/{address}/tickets ${Date.now() - mined} ms after the POST\n`,
+  );
 }
 
 /** What a newcomer sees after `npm start`: keys and URLs from the banner, then three API groups with data. */
@@ -45,6 +69,7 @@ async function checkRunningInstance(dir: string, env: NodeJS.ProcessEnv, start: 
 
   const partner = await getJson(`${api}/api/v1/giveaways/partner-free-tickets/${WALLET}`, { apikey: partnerKey });
   expect(partner).toEqual({ status: 200, body: expect.objectContaining({ eligible: expect.any(Boolean) }) });
+  if (partner.body['eligible'] === true) await partnerTicketReachesTheDataApi(api, partnerKey, auth);
 
   // A key made with the CLI while the instance runs works at once.
   const created = JSON.parse(await runNpm(dir, ['run', '--silent', 'ops', '--', 'api-keys', 'create', '--json'], env));
