@@ -4,6 +4,9 @@ const path = require('node:path');
 
 module.exports = {
   testEnvironment: 'node',
+  // Integration tests run on real services (Postgres, Kafka, anvil) on a 2-core machine: 5 s is too tight
+  // for a database round trip when other suites load it. Slow suites set their own, longer timeouts.
+  testTimeout: 30_000,
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',

@@ -57,7 +57,7 @@ export async function startKafka(): Promise<KafkaBroker> {
   const jvm = [...JVM_OPTIONS, `-Dlog4j.configuration=file:${files.log4j}`, '-cp', classpath];
 
   try {
-    await runCommand('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', clusterId(), '-c', files.properties]);
+    await runCommand('java', [...jvm, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId()}`, '-c', files.properties]);
   } catch (error) {
     removeWorkDir();
     throw error;
@@ -96,7 +96,10 @@ export async function startKafka(): Promise<KafkaBroker> {
   };
 }
 
-/** KRaft cluster ids are 16 random bytes in URL-safe base64 without padding, as `kafka-storage random-uuid` prints. */
+/**
+ * KRaft cluster ids are 16 random bytes in URL-safe base64 without padding, as `kafka-storage random-uuid`
+ * prints. One may start with '-', hence `--cluster-id=<id>` above: as a separate argument it reads as an option.
+ */
 function clusterId(): string {
   return randomBytes(16).toString('base64url');
 }
