@@ -57,7 +57,14 @@ export async function startKafka(): Promise<KafkaBroker> {
   const jvm = [...JVM_OPTIONS, `-Dlog4j.configuration=file:${files.log4j}`, '-cp', classpath];
 
   try {
-    await runCommand('java', [...jvm, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId()}`, '-c', files.properties]);
+    await runCommand('java', [
+      ...jvm,
+      'kafka.tools.StorageTool',
+      'format',
+      `--cluster-id=${clusterId()}`,
+      '-c',
+      files.properties,
+    ]);
   } catch (error) {
     removeWorkDir();
     throw error;
