@@ -11,3 +11,5 @@ export type { FoldWrites } from './projection-store/fold-writes';
 export type { RevertStore } from './projection-store/revert-store';
 export { sqlExecutorFor } from './projection-store/copy-from-text';
 export * from './schema-generations';
+// The SQL texts themselves, for tools that must run exactly the API's statements (bench/api).
+export { FIRST_PAGE_ID, readModelSql, type ReadModelQueryName } from './queries/read-model-sql';

@@ -1,0 +1,489 @@
+/**
+ * Data API benchmark (issue 6, "Benchmark bench/api"): autocannon against `/v1/rounds`,
+ * `/v1/rounds/{id}/tickets` and `/v1/wallets/{address}/tickets` of the real API on ≥ 1,000,000 tickets,
+ * side by side in the same run with a minimal raw Fastify + pg server running the same SQL. Prints a
+ * table, writes bench/api-results.json and its block of bench/RESULTS.md.
+ *
+ *   node -r ./tools/register.js bench/api/main.ts [--tickets 1000000[,10000000]] [--duration 10]
+ *     [--connections 10] [--warmup 3] [--repeat 1] [--tickets-per-round 10000] [--tickets-per-wallet 20]
+ *     [--max-generate-seconds 900] [--redis URL | --no-redis] [--keep] [--out DIR] [--no-write]
+ *     [--cpu-prof DIR] [--rewrite-markdown]
+ *
+ * --cpu-prof writes a V8 CPU profile of the API process (all endpoints, warm-up included) into DIR;
+ * --rewrite-markdown only renders the API block of RESULTS.md again from api-results.json.
+ *
+ * Needs Postgres (DATABASE_URL's server, default postgres://postgres@127.0.0.1:5432/postgres): a
+ * scratch database per size, dropped at the end. Redis (REDIS_URL or 127.0.0.1:6379 when it answers)
+ * holds the API's rate-limit counters as in production; without it the API's in-memory store is used.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ApiKeysService, createAccountsDataSource, migrateAccounts } from '@lottery/persistence';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { generateDataset, type Dataset } from './dataset';
+import { hammer, type LoadOptions, type Measurement } from './load';
+import {
+  type EndpointResult,
+  GOAL_P99_MS,
+  GOAL_RATIO,
+  markdownBlock,
+  printTable,
+  type Results,
+  type SizeResult,
+  writeResultsMarkdown,
+} from './report';
+import { freePort, processStats, ROOT, startServer, type Server } from './servers';
+
+const SERVER_URL = process.env['DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/postgres';
+const READ_SCHEMA = 'lottery';
+const KEY_PREFIX = 'lt';
+/** createReadModelDataSource's default pool, which the API uses; the raw server gets the same. */
+const POOL_SIZE = 10;
+
+interface Options extends LoadOptions {
+  tickets: number[];
+  warmupSeconds: number;
+  repeat: number;
+  ticketsPerRound: number;
+  ticketsPerWallet: number;
+  maxGenerateSeconds: number;
+  redis: string | null | 'auto';
+  keep: boolean;
+  outDir: string;
+  write: boolean;
+  cpuProfileDir: string | null;
+  rewriteMarkdown: boolean;
+}
+
+const USAGE = `usage: node -r ./tools/register.js bench/api/main.ts [--tickets N[,N…]] [--duration S] [--connections N]
+  [--warmup S] [--repeat N] [--tickets-per-round N] [--tickets-per-wallet N] [--max-generate-seconds S]
+  [--redis URL | --no-redis] [--keep] [--out DIR] [--no-write] [--cpu-prof DIR] [--rewrite-markdown]`;
+
+function parseOptions(argv: readonly string[]): Options {
+  const o: Options = {
+    tickets: [1_000_000],
+    durationSeconds: 10,
+    connections: 10,
+    warmupSeconds: 3,
+    repeat: 1,
+    ticketsPerRound: 10_000,
+    ticketsPerWallet: 20,
+    maxGenerateSeconds: 900,
+    redis: 'auto',
+    keep: false,
+    outDir: join(ROOT, 'bench'),
+    write: true,
+    cpuProfileDir: null,
+    rewriteMarkdown: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = (): string => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
+      return v;
+    };
+    const count = (raw = value()): number => {
+      const n = Number(raw.replace(/_/g, ''));
+      if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} needs a positive whole number\n${USAGE}`);
+      return n;
+    };
+    switch (flag) {
+      case '--tickets':
+        o.tickets = value()
+          .split(',')
+          .map((n) => count(n));
+        break;
+      case '--duration':
+        o.durationSeconds = count();
+        break;
+      case '--connections':
+        o.connections = count();
+        break;
+      case '--warmup':
+        o.warmupSeconds = Number(value());
+        break;
+      case '--repeat':
+        o.repeat = count();
+        break;
+      case '--tickets-per-round':
+        o.ticketsPerRound = count();
+        break;
+      case '--tickets-per-wallet':
+        o.ticketsPerWallet = count();
+        break;
+      case '--max-generate-seconds':
+        o.maxGenerateSeconds = count();
+        break;
+      case '--redis':
+        o.redis = value();
+        break;
+      case '--no-redis':
+        o.redis = null;
+        break;
+      case '--keep':
+        o.keep = true;
+        break;
+      case '--out':
+        o.outDir = value();
+        break;
+      case '--no-write':
+        o.write = false;
+        break;
+      case '--cpu-prof':
+        o.cpuProfileDir = resolve(value());
+        break;
+      case '--rewrite-markdown':
+        o.rewriteMarkdown = true;
+        break;
+      case '--help':
+      case '-h':
+        console.log(USAGE);
+        process.exit(0);
+        break;
+      default:
+        throw new Error(`unknown flag ${flag}\n${USAGE}`);
+    }
+  }
+  if (o.ticketsPerRound >= 1_000_000) throw new Error('--tickets-per-round must be below 1,000,000 (block numbering)');
+  return o;
+}
+
+async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function reachable(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port || 6379) });
+    socket.setTimeout(1000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+const load = () => Math.round(loadavg()[0] * 100) / 100;
+const log = (message: string) => console.log(`[bench:api ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+interface Endpoint {
+  name: string;
+  route: string;
+  paths: string[];
+}
+
+/** A few ids of the first page must be the same from both servers: they run the same statements. */
+async function checkSameRows(api: Server, raw: Server, endpoint: Endpoint, headers: Record<string, string>) {
+  const path = endpoint.paths[0];
+  type Page = { data?: { id: unknown }[] };
+  const get = async (url: string, h: Record<string, string>) => {
+    const res = await fetch(url, { headers: h });
+    return { status: res.status, body: (await res.json()) as Page };
+  };
+  const [a, r] = await Promise.all([get(api.baseUrl + path, headers), get(raw.baseUrl + path, {})]);
+  if (a.status !== 200 || r.status !== 200) {
+    throw new Error(`${path}: API answered ${a.status}, raw ${r.status}: ${JSON.stringify(a.body).slice(0, 500)}`);
+  }
+  const ids = (body: Page) => (body.data ?? []).map((row) => String(row.id)).join(',');
+  if (ids(a.body) !== ids(r.body) || ids(a.body) === '') {
+    throw new Error(`${path}: the API and the raw server returned different rows:\n${ids(a.body)}\n${ids(r.body)}`);
+  }
+  return a.body.data?.length ?? 0;
+}
+
+const median = (runs: Measurement[]): Measurement =>
+  [...runs].sort((x, y) => x.rps - y.rps)[Math.floor((runs.length - 1) / 2)];
+
+async function measureSize(
+  tickets: number,
+  options: Options,
+  redisUrl: string | null,
+  redisPrefix: string,
+  cleanups: (() => Promise<void>)[],
+): Promise<SizeResult> {
+  const dbName = `bench_api_${process.pid}_${tickets}`;
+  await withClient(SERVER_URL, (c) => c.query(`CREATE DATABASE "${dbName}"`));
+  const dbUrl = new URL(SERVER_URL);
+  dbUrl.pathname = `/${dbName}`;
+  const url = dbUrl.toString();
+  const dropDatabase = async () => {
+    if (options.keep) return log(`kept database ${dbName}`);
+    await withClient(SERVER_URL, (c) => c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`));
+    log(`dropped database ${dbName}`);
+  };
+  cleanups.push(dropDatabase);
+  const servers: Server[] = [];
+  cleanups.push(() => Promise.all(servers.map((s) => s.stop())).then(() => undefined));
+  const loadAtStart = load();
+
+  log(`generating ${tickets.toLocaleString('en-US')} tickets into ${dbName} …`);
+  const dataset: Dataset = await generateDataset(url, READ_SCHEMA, {
+    tickets,
+    ticketsPerRound: options.ticketsPerRound,
+    ticketsPerWallet: options.ticketsPerWallet,
+  });
+  log(`data set ready in ${dataset.generateSeconds} s (${dataset.sizeMb} MB): ${JSON.stringify(dataset.timings)}`);
+
+  // a key of the API's own accounts schema, with limits no run reaches (as `ops api-keys create` makes it)
+  const accounts = createAccountsDataSource({ url });
+  await accounts.initialize();
+  let key: string;
+  try {
+    await migrateAccounts(accounts);
+    const issued = await new ApiKeysService(accounts, KEY_PREFIX).create({
+      name: 'bench/api',
+      environment: 'live',
+      perMinute: 2_000_000_000,
+      perDay: 2_000_000_000,
+    });
+    key = issued.key;
+  } finally {
+    await accounts.destroy();
+  }
+  const headers = { authorization: `Bearer ${key}` };
+
+  const [apiPort, rawPort] = [await freePort(), await freePort()];
+  const api = await startServer(
+    'api',
+    'apps/api/src/main.ts',
+    {
+      NODE_ENV: 'production',
+      DATABASE_URL: url,
+      PORT: String(apiPort),
+      HOST: '127.0.0.1',
+      READ_SCHEMA,
+      KEY_PREFIX,
+      ...(redisUrl ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: redisPrefix } : {}),
+    },
+    apiPort,
+    '/v1/rounds',
+    headers,
+    options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [],
+  );
+  servers.push(api);
+  const raw = await startServer(
+    'raw',
+    'bench/api/raw-server.ts',
+    { NODE_ENV: 'production', DATABASE_URL: url, PORT: String(rawPort), READ_SCHEMA, POOL_SIZE: String(POOL_SIZE) },
+    rawPort,
+    '/v1/rounds',
+  );
+  servers.push(raw);
+
+  const endpoints: Endpoint[] = [
+    { name: 'rounds', route: '/v1/rounds', paths: ['/v1/rounds'] },
+    {
+      name: 'roundTickets',
+      route: '/v1/rounds/{id}/tickets',
+      paths: dataset.settledRoundIds.map((id) => `/v1/rounds/${id}/tickets`),
+    },
+    {
+      name: 'walletTickets',
+      route: '/v1/wallets/{address}/tickets',
+      paths: dataset.wallets.map((address) => `/v1/wallets/${address}/tickets`),
+    },
+  ];
+  for (const e of endpoints) {
+    const rows = await checkSameRows(api, raw, e, headers);
+    log(`${e.route}: same ${rows} rows from both servers on ${e.paths[0]}`);
+  }
+
+  // warm-up: JIT, connection pools and Postgres's cache, for every endpoint on both servers
+  if (options.warmupSeconds > 0) {
+    for (const e of endpoints) {
+      for (const [server, h] of [
+        [raw, {}],
+        [api, headers],
+      ] as const) {
+        await hammer(server, e.paths, h, { connections: options.connections, durationSeconds: options.warmupSeconds });
+      }
+    }
+  }
+  const rssStart = { api: processStats(api.child.pid)?.rssMb ?? NaN, raw: processStats(raw.child.pid)?.rssMb ?? NaN };
+
+  const results: EndpointResult[] = [];
+  for (const e of endpoints) {
+    const runs: { raw: Measurement[]; api: Measurement[] } = { raw: [], api: [] };
+    for (let rep = 0; rep < options.repeat; rep++) {
+      // alternate which server goes first, so neither always runs on the warmer (or busier) machine
+      const order = rep % 2 === 0 ? (['raw', 'api'] as const) : (['api', 'raw'] as const);
+      for (const which of order) {
+        const m = await hammer(which === 'api' ? api : raw, e.paths, which === 'api' ? headers : {}, options);
+        runs[which].push(m);
+        log(
+          `${e.route} ${which.padEnd(3)}: ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, ` +
+            `${m.serverCpuUsPerRequest} µs CPU/req, RSS ${m.rssPeakMb} MB` +
+            (m.non2xx + m.errors + m.timeouts > 0
+              ? `, ${m.non2xx} non-2xx ${m.errors} errors ${m.timeouts} timeouts`
+              : ''),
+        );
+      }
+    }
+    const a = median(runs.api);
+    const r = median(runs.raw);
+    const ratio = Math.round((a.rps / r.rps) * 1000) / 1000;
+    results.push({
+      name: e.name,
+      route: e.route,
+      distinctPaths: e.paths.length,
+      api: a,
+      raw: r,
+      runs,
+      ratio,
+      meetsRatio: ratio >= GOAL_RATIO,
+      meetsP99: a.p99 < GOAL_P99_MS,
+    });
+  }
+  const all = (which: 'api' | 'raw') => results.flatMap((e) => e.runs[which]);
+  const rss = (which: 'api' | 'raw') => ({
+    startMb: Math.round(rssStart[which] * 10) / 10,
+    peakMb: Math.max(...all(which).map((m) => m.rssPeakMb)),
+    endMb: all(which).at(-1)?.rssEndMb ?? NaN,
+  });
+  const size: SizeResult = {
+    tickets,
+    dataset: {
+      shape: dataset.shape,
+      rows: dataset.rows,
+      timings: dataset.timings,
+      generateSeconds: dataset.generateSeconds,
+      sizeMb: dataset.sizeMb,
+    },
+    endpoints: results,
+    rss: { api: rss('api'), raw: rss('raw') },
+    loadAverage: { start: loadAtStart, end: load() },
+  };
+  await Promise.all(servers.map((s) => s.stop()));
+  servers.length = 0;
+  await dropDatabase();
+  cleanups.splice(cleanups.indexOf(dropDatabase), 1);
+  return size;
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  if (options.rewriteMarkdown) {
+    const saved = JSON.parse(readFileSync(join(options.outDir, 'api-results.json'), 'utf8')) as Results;
+    writeResultsMarkdown(join(options.outDir, 'RESULTS.md'), markdownBlock(saved));
+    return log(`rewrote the API block of ${join(options.outDir, 'RESULTS.md')} from api-results.json`);
+  }
+  let redisUrl: string | null = null;
+  if (options.redis === 'auto') {
+    const candidate = process.env['REDIS_URL'] || 'redis://127.0.0.1:6379';
+    redisUrl = (await reachable(candidate)) ? candidate : null;
+  } else {
+    redisUrl = options.redis;
+  }
+  const redisPrefix = `bench-api-${process.pid}:`;
+  const postgres = await withClient(SERVER_URL, async (c) => {
+    const { rows } = await c.query<{ v: string }>(`SELECT current_setting('server_version') AS v`);
+    return rows[0]?.v ?? 'unknown';
+  });
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    // not a checkout
+  }
+  const results: Results = {
+    benchmark: 'api',
+    date: new Date().toISOString(),
+    commit,
+    machine: {
+      cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+      cores: cpus().length,
+      ramGb: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+      node: process.version,
+      postgres,
+      os: `${platform()} ${release()}`,
+    },
+    options: {
+      connections: options.connections,
+      durationSeconds: options.durationSeconds,
+      warmupSeconds: options.warmupSeconds,
+      repeat: options.repeat,
+      rateLimitStore: redisUrl ? 'Redis' : 'in-memory',
+      apiPoolSize: POOL_SIZE,
+    },
+    sizes: [],
+    skipped: [],
+  };
+  log(`rate limits in ${redisUrl ? `Redis (${redisUrl})` : 'memory (no Redis reachable)'}; load average ${load()}`);
+
+  const cleanups: (() => Promise<void>)[] = [];
+  const cleanUp = async () => {
+    for (const c of cleanups.splice(0).reverse()) await c().catch((e: unknown) => console.error(e));
+    if (redisUrl) {
+      // the API's counters of this run (their day windows would otherwise linger for a day)
+      const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+      try {
+        await redis.connect();
+        const keys = await redis.keys(`${redisPrefix}*`);
+        if (keys.length > 0) await redis.del(...keys);
+      } catch (error) {
+        console.error('could not clear the Redis counters:', error);
+      } finally {
+        redis.disconnect();
+      }
+    }
+  };
+  process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)));
+
+  try {
+    let previous: { tickets: number; seconds: number } | null = null;
+    for (const tickets of options.tickets) {
+      if (previous) {
+        const estimate = Math.round((previous.seconds * tickets) / previous.tickets);
+        if (estimate > options.maxGenerateSeconds) {
+          const reason =
+            `generating it would take about ${estimate} s here (${previous.seconds} s for ` +
+            `${previous.tickets.toLocaleString('en-US')}), over --max-generate-seconds ${options.maxGenerateSeconds}.`;
+          log(`skipping ${tickets.toLocaleString('en-US')} tickets: ${reason}`);
+          results.skipped.push({ tickets, reason });
+          continue;
+        }
+      }
+      const size = await measureSize(tickets, options, redisUrl, redisPrefix, cleanups);
+      results.sizes.push(size);
+      previous = { tickets, seconds: size.dataset.generateSeconds };
+      printTable(size);
+    }
+  } finally {
+    await cleanUp();
+  }
+
+  if (options.write) {
+    writeFileSync(join(options.outDir, 'api-results.json'), `${JSON.stringify(results, null, 2)}\n`);
+    writeResultsMarkdown(join(options.outDir, 'RESULTS.md'), markdownBlock(results));
+    log(`wrote ${join(options.outDir, 'api-results.json')} and the API block of ${join(options.outDir, 'RESULTS.md')}`);
+  }
+  const failed = results.sizes.some((s) =>
+    s.endpoints.some((e) => [...e.runs.api, ...e.runs.raw].some((m) => m.non2xx + m.errors + m.timeouts > 0)),
+  );
+  if (failed) {
+    console.error('some requests failed (non-2xx, errors or timeouts): the figures are not valid');
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,163 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Dataset } from './dataset';
+import type { Measurement } from './load';
+
+export const GOAL_RATIO = 0.7;
+export const GOAL_P99_MS = 20;
+
+export interface EndpointResult {
+  name: string;
+  /** The path pattern and how many distinct paths the load walked. */
+  route: string;
+  distinctPaths: number;
+  raw: Measurement;
+  api: Measurement;
+  /** Every repetition, in the order run (the figures above are the median repetition by req/s). */
+  runs: { raw: Measurement[]; api: Measurement[] };
+  /** API req/s ÷ raw req/s. */
+  ratio: number;
+  meetsRatio: boolean;
+  meetsP99: boolean;
+}
+
+export interface SizeResult {
+  tickets: number;
+  dataset: Omit<Dataset, 'settledRoundIds' | 'wallets'>;
+  endpoints: EndpointResult[];
+  /** RSS (MB) of each server process: idle after start-up and warm-up, and the peak under load. */
+  rss: {
+    api: { startMb: number; peakMb: number; endMb: number };
+    raw: { startMb: number; peakMb: number; endMb: number };
+  };
+  loadAverage: { start: number; end: number };
+}
+
+export interface Results {
+  benchmark: 'api';
+  date: string;
+  commit: string;
+  machine: { cpuModel: string; cores: number; ramGb: number; node: string; postgres: string; os: string };
+  options: {
+    connections: number;
+    durationSeconds: number;
+    warmupSeconds: number;
+    repeat: number;
+    rateLimitStore: string;
+    apiPoolSize: number;
+  };
+  sizes: SizeResult[];
+  skipped: { tickets: number; reason: string }[];
+}
+
+const fmt = (x: number, digits = 0) =>
+  Number.isFinite(x)
+    ? x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : '–';
+const pct = (x: number) => `${fmt(x * 100, 0)} %`;
+const spread = (runs: Measurement[]) => runs.map((m) => fmt(m.rps)).join(', ');
+
+export function printTable(size: SizeResult): void {
+  const rows = size.endpoints.map((e) => ({
+    endpoint: e.route,
+    'API req/s': fmt(e.api.rps),
+    'raw req/s': fmt(e.raw.rps),
+    ratio: pct(e.ratio),
+    'API p50 ms': fmt(e.api.p50, 2),
+    'API p99 ms': fmt(e.api.p99, 2),
+    'raw p50 ms': fmt(e.raw.p50, 2),
+    'raw p99 ms': fmt(e.raw.p99, 2),
+    'API CPU µs/req': fmt(e.api.serverCpuUsPerRequest),
+    'raw CPU µs/req': fmt(e.raw.serverCpuUsPerRequest),
+    goals: `${e.meetsRatio ? '✓' : '✗'} ratio  ${e.meetsP99 ? '✓' : '✗'} p99`,
+  }));
+  console.log(`\n${fmt(size.tickets)} tickets:`);
+  console.table(rows);
+  console.log(
+    `RSS MB  API: ${fmt(size.rss.api.startMb)} idle → ${fmt(size.rss.api.peakMb)} peak   ` +
+      `raw: ${fmt(size.rss.raw.startMb)} idle → ${fmt(size.rss.raw.peakMb)} peak`,
+  );
+}
+
+function sizeSection(size: SizeResult): string {
+  const d = size.dataset;
+  const lines = [
+    `### ${fmt(size.tickets)} tickets`,
+    '',
+    `Data set: ${fmt(d.rows.tickets)} tickets in ${fmt(d.rows.rounds)} rounds (${fmt(d.shape.ticketsPerRound)} per round, ` +
+      `the last one open), ${fmt(d.rows.walletStats)} wallets (~${fmt(d.shape.ticketsPerWallet)} tickets each), ` +
+      `${fmt(d.rows.outcomes)} outcomes; ${fmt(d.sizeMb)} MB on disk; generated in ${fmt(d.generateSeconds, 1)} s ` +
+      `(${Object.entries(d.timings)
+        .map(([k, v]) => `${k} ${fmt(v, 1)}`)
+        .join(
+          ', ',
+        )}). Load average ${fmt(size.loadAverage.start, 2)} at the start, ${fmt(size.loadAverage.end, 2)} at the end.`,
+    '',
+    '| endpoint | API req/s | raw req/s | API ÷ raw | API p50 | API p99 | raw p50 | raw p99 | API CPU/req | raw CPU/req | req/s of every run, API / raw | goals (≥ 70 %, p99 < 20 ms) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
+    ...size.endpoints.map(
+      (e) =>
+        `| \`${e.route}\` | ${fmt(e.api.rps)} | ${fmt(e.raw.rps)} | ${pct(e.ratio)} | ${fmt(e.api.p50, 2)} ms | ` +
+        `${fmt(e.api.p99, 2)} ms | ${fmt(e.raw.p50, 2)} ms | ${fmt(e.raw.p99, 2)} ms | ${fmt(e.api.serverCpuUsPerRequest)} µs | ` +
+        `${fmt(e.raw.serverCpuUsPerRequest)} µs | ${spread(e.runs.api)} / ${spread(e.runs.raw)} | ` +
+        `${e.meetsRatio ? 'ratio ✓' : 'ratio ✗'}, ${e.meetsP99 ? 'p99 ✓' : 'p99 ✗'} |`,
+    ),
+    '',
+    `RSS: API ${fmt(size.rss.api.startMb)} MB after start-up and warm-up, ${fmt(size.rss.api.peakMb)} MB peak under load ` +
+      `(raw server ${fmt(size.rss.raw.startMb)} → ${fmt(size.rss.raw.peakMb)} MB).`,
+  ];
+  const failures = size.endpoints.flatMap((e) =>
+    [...e.runs.api, ...e.runs.raw].filter((m) => m.non2xx + m.errors + m.timeouts > 0).map(() => e.route),
+  );
+  if (failures.length > 0)
+    lines.push('', `**Non-2xx responses, errors or timeouts in: ${[...new Set(failures)].join(', ')}**`);
+  return lines.join('\n');
+}
+
+export function markdownBlock(r: Results): string {
+  const o = r.options;
+  return [
+    '<!-- bench:api -->',
+    '## API',
+    '',
+    `Data API \`/v1\` (apps/api, NestJS on Fastify, run as \`npm start\` runs it) against a minimal raw Fastify + pg ` +
+      `server running the same SQL statements (bench/api/raw-server.ts, the texts of read-model-sql.ts). ` +
+      `\`node -r ./tools/register.js bench/api/main.ts\`, ${r.date.slice(0, 10)}, commit ${r.commit}; ` +
+      `${r.machine.cores} × ${r.machine.cpuModel}, ${r.machine.ramGb} GB, Node ${r.machine.node}, PostgreSQL ${r.machine.postgres}.`,
+    '',
+    `autocannon, ${o.connections} connections × ${o.durationSeconds} s per endpoint and server after ${o.warmupSeconds} s of ` +
+      `warm-up, ${o.repeat} repetition(s) alternating the order (median by req/s shown); both servers, Postgres and ` +
+      `autocannon share the machine. The API authenticates every request with a key (own limits high enough ` +
+      `never to answer 429) and counts it in the ${o.rateLimitStore} rate-limit store; the raw server does neither. ` +
+      `Latencies are of every response (sub-millisecond, from autocannon's response events); CPU/req is the ` +
+      `server process's user + system time over the responses it sent.`,
+    '',
+    `Per request the API runs, besides the read-model statements both servers run (\`/v1/rounds\`: listRounds; ` +
+      `\`/v1/rounds/{id}/tickets\`: roundById, roundTickets; \`/v1/wallets/{address}/tickets\`: walletTickets), ` +
+      `one Postgres lookup of the API key (TypeORM findOneBy on the accounts schema) and one Redis script ` +
+      `(rate limits), then formats every row (EIP-55 addresses, Amount objects, timestamps), computes the ETag ` +
+      `of settled-round resources and records metrics.`,
+    '',
+    `The machine is shared: other sessions' work (anvil, a Kafka JVM, Node test processes) ran during the measurements (load average ` +
+      `below each data set), so absolute req/s and p99 are far below an idle machine's and vary from run to ` +
+      `run; the ratio and the CPU time per request are the steadier figures.`,
+    '',
+    ...r.sizes.flatMap((size) => [sizeSection(size), '']),
+    ...r.skipped.map((s) => `Not measured at ${fmt(s.tickets)} tickets: ${s.reason}`),
+    ...(r.skipped.length > 0 ? [''] : []),
+    'Figures: bench/api-results.json.',
+    '<!-- /bench:api -->',
+  ].join('\n');
+}
+
+/** Replaces only the `<!-- bench:api -->` … `<!-- /bench:api -->` block (appended when absent). */
+export function writeResultsMarkdown(path: string, block: string): void {
+  const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
+  const start = current.indexOf('<!-- bench:api -->');
+  const endMarker = '<!-- /bench:api -->';
+  const end = current.indexOf(endMarker);
+  const next =
+    start >= 0 && end > start
+      ? current.slice(0, start) + block + current.slice(end + endMarker.length)
+      : `${current.replace(/\n*$/, '\n\n')}${block}\n`;
+  writeFileSync(path, next);
+}
