@@ -1,0 +1,113 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const ROOT = join(__dirname, '..', '..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface AppProcess {
+  name: string;
+  child: ChildProcess;
+  /** Last lines of stderr (logs are JSON on stderr). */
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+/** Runs `apps/<name>/src/main.ts` as production does here (node + the swc register hook), with `env`. */
+export function spawnApp(name: 'indexer' | 'projector' | 'api', env: NodeJS.ProcessEnv): AppProcess {
+  const child = spawn(
+    process.execPath,
+    ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'apps', name, 'src', 'main.ts')],
+    { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let tail = '';
+  const keep = (chunk: Buffer): void => {
+    tail = (tail + chunk.toString('utf8')).slice(-16_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const kill = (): void => void child.kill('SIGKILL');
+  process.once('exit', kill);
+  child.once('exit', (code, signal) => {
+    process.removeListener('exit', kill);
+    if (code !== 0 && signal === null) process.stderr.write(`\n${name} exited with ${code}:\n${tail.slice(-4_000)}\n`);
+  });
+  return {
+    name,
+    child,
+    stderr: () => tail,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export function exitedEarly(app: AppProcess): boolean {
+  return app.child.exitCode !== null || app.child.signalCode !== null;
+}
+
+/** VmRSS and VmHWM (peak RSS) of a live process, in MB; null once it is gone. */
+export function memoryOf(pid: number | undefined): { rssMb: number; peakMb: number } | null {
+  if (pid === undefined) return null;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+/** Samples each process's RSS until stopped: peak and the last value seen. */
+export class RssSampler {
+  private readonly peak = new Map<string, number>();
+  private readonly last = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly apps: readonly AppProcess[]) {}
+
+  start(everyMs = 250): void {
+    this.sample();
+    this.timer = setInterval(() => this.sample(), everyMs);
+    this.timer.unref();
+  }
+
+  sample(): void {
+    for (const app of this.apps) {
+      const m = memoryOf(app.child.pid);
+      if (!m) continue;
+      this.last.set(app.name, m.rssMb);
+      this.peak.set(app.name, Math.max(this.peak.get(app.name) ?? 0, m.rssMb, Number.isNaN(m.peakMb) ? 0 : m.peakMb));
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  /** { name: { peakMb, lastMb } } */
+  figures(): Record<string, { peakMb: number; lastMb: number }> {
+    return Object.fromEntries(
+      this.apps.map((a) => [a.name, { peakMb: this.peak.get(a.name) ?? NaN, lastMb: this.last.get(a.name) ?? NaN }]),
+    );
+  }
+}
