@@ -19,21 +19,21 @@ describe('indexer process killed with SIGKILL during backfill', () => {
     f = await startIndexerFixture('indexer_crash');
     // Event-dense stretches between long empty ones: kills land in both kinds of range.
     const mineEmpty = (n: number) => rpcCall(f.anvil.rpcUrl, 'anvil_mine', [`0x${n.toString(16)}`]);
-    await mineEmpty(2_000);
+    await mineEmpty(400);
     await simulateBulk(f.anvil.rpcUrl, f.deployment, {
       seed: 5,
       targetEvents: 4_000,
       ticketsPerOrder: 40,
       ticketsPerDrawing: 3_000,
     });
-    await mineEmpty(2_000);
+    await mineEmpty(400);
     await simulateBulk(f.anvil.rpcUrl, f.deployment, {
       seed: 6,
       targetEvents: 8_000,
       ticketsPerOrder: 40,
       ticketsPerDrawing: 3_000,
     });
-    await mineEmpty(2_000);
+    await mineEmpty(400);
   });
 
   afterAll(() => f?.dispose());

@@ -26,15 +26,16 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
   beforeAll(async () => {
     f = await startIndexerFixture('indexer_faults');
     await simulateHistory(f.anvil.rpcUrl, f.deployment, { seed: 21, rounds: 1, ticketsPerRound: 20 });
-    // Long empty stretches make the planner grow past the provider's 2,000-block limit.
-    await rpcCall(f.anvil.rpcUrl, 'anvil_mine', ['0x1770']);
+    // Long empty stretches make the planner grow past the provider's 200-block limit (anvil mines
+    // ~175 empty blocks/s, so the stretches stay short and the limit small).
+    await rpcCall(f.anvil.rpcUrl, 'anvil_mine', ['0x258']);
     sim = await createSimulationContext(f.anvil.rpcUrl, f.deployment, { seed: 22 });
     await buyOrder(sim, 3);
-    await rpcCall(f.anvil.rpcUrl, 'anvil_mine', ['0xbb8']);
+    await rpcCall(f.anvil.rpcUrl, 'anvil_mine', ['0x12c']);
     await buyOrder(sim, 2);
     proxy = await startRpcFaultProxy(
       f.anvil.rpcUrl,
-      { failRate: 0.2, maxLogRange: 2_000, delayRate: 0.1, delayMs: 150 },
+      { failRate: 0.2, maxLogRange: 200, delayRate: 0.1, delayMs: 150 },
       7,
     );
   });
