@@ -58,7 +58,14 @@ export function anvilBinaryPath(): string {
 
 function anvilArgs(options: AnvilOptions): string[] {
   // Port 0: the OS picks a free port and anvil prints it, so parallel suites never race for one.
-  const args = ['--host', options.host ?? '127.0.0.1', '--port', String(options.port ?? 0), '--chain-id', String(options.chainId ?? 31337)];
+  const args = [
+    '--host',
+    options.host ?? '127.0.0.1',
+    '--port',
+    String(options.port ?? 0),
+    '--chain-id',
+    String(options.chainId ?? 31337),
+  ];
   if (options.stateFile) args.push('--state', options.stateFile, '--state-interval', '5');
   args.push('--accounts', String(options.accounts ?? 10));
   if (options.blockTime !== undefined) args.push('--block-time', String(options.blockTime));
