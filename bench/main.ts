@@ -214,6 +214,8 @@ async function main(): Promise<void> {
       pipeline_seconds: pipeline.caughtUpSeconds,
       pipeline_events_per_s: pipeline.eventsPerSecond,
       pipeline_indexer_seconds: pipeline.indexerCaughtUpSeconds,
+      pipeline_indexer_stalls: pipeline.indexerStalls,
+      pipeline_indexer_rpc_errors: pipeline.indexerRpcErrors,
       realtime_samples: pipeline.latency.samples,
       realtime_failed: pipeline.latency.failed,
       realtime_p50_ms: pipeline.latency.p50,
@@ -367,7 +369,9 @@ async function main(): Promise<void> {
           {
             figure: 'indexer caught up (head block indexed)',
             value: `${fmt(pipeline.indexerCaughtUpSeconds, 2)} s`,
-            note: `${fmt(events / pipeline.indexerCaughtUpSeconds)} events/s`,
+            note:
+              `${fmt(events / pipeline.indexerCaughtUpSeconds)} events/s; its metrics on the way: ` +
+              `${fmt(pipeline.indexerStalls)} stall-watchdog restart(s), ${fmt(pipeline.indexerRpcErrors)} failed RPC call(s)`,
           },
           {
             figure: '**read models caught up (empty → last event applied)**',
@@ -465,6 +469,12 @@ async function main(): Promise<void> {
           `${pgRun.getLogs.refused} refused requests cost ${fmt(pgRun.getLogs.refusedSeconds, 2)} s of the ${fmt(pgRun.seconds, 2)} s, the four-way concurrency is unused while the halves are fetched, ` +
           `and the events arrive in few large appends (largest ${fmt(pgRun.appends.largest)} events; appends took ${fmt(pgRun.appends.seconds, 2)} s). ` +
           `On a real chain (a few lottery logs per block) the first ranges fit. What would help here (libs/chain, not changed by the benchmark): a first span sized from a probe of the density, and fetching the halves of a split range concurrently.`,
+      );
+    if (pipeline.indexerStalls > 0 && production)
+      notes.push(
+        `The indexer app took ${fmt(pipeline.indexerCaughtUpSeconds, 2)} s to catch up against ${fmt(production.seconds, 2)} s for the same follower in-process: ` +
+          `its stall watchdog (STALL_TIMEOUT_MS, default 60 s: no progress while behind the head) restarted the fetch ${fmt(pipeline.indexerStalls)} time(s). ` +
+          `The first range holds the whole history and reports progress only once all its halves are fetched, so the first attempt is aborted and the backfill starts again from the (empty) checkpoint.`,
       );
     if (ponder.ran) {
       const ratio = ponder.seconds / pipeline.caughtUpSeconds;

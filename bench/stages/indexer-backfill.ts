@@ -5,7 +5,8 @@
  * from the first call to the moment it reports the head block in realtime mode.
  *
  * The RPC and the sink are wrapped to account for the time: eth_getLogs calls (and those refused as too
- * large: viem rejects responses above 10 MB and the fetcher then splits the range), and appends.
+ * large: viem rejects responses above 10 MB and the fetcher then splits the range), and appends. The app's
+ * stall watchdog (apps/indexer) is not part of the follower: the pipeline stage shows what it adds.
  */
 import pino from 'pino';
 import { ChainFollower, LotteryRpc, type ChainEventSink } from '@lottery/chain';
@@ -39,7 +40,8 @@ export const INDEXER_DEFAULTS = {
 
 export function indexerRpc(rpcUrl: string, deployment: LotteryDeployment): LotteryRpc {
   const addresses = indexedAddresses(deployment).map((a) => a.toLowerCase() as `0x${string}`);
-  return new LotteryRpc(rpcUrl, addresses, { timeoutMs: 60_000 });
+  // RPC_TIMEOUT_MS's default, as the app runs
+  return new LotteryRpc(rpcUrl, addresses, { timeoutMs: 20_000 });
 }
 
 export async function timeBackfill(

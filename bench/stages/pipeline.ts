@@ -64,6 +64,9 @@ export interface Latency {
 export interface PipelineResult {
   eventLog: 'kafka' | 'postgres';
   indexerCaughtUpSeconds: number;
+  /** From the indexer's metrics once caught up: watchdog restarts of a fetch, and failed RPC calls. */
+  indexerStalls: number;
+  indexerRpcErrors: number;
   caughtUpSeconds: number;
   eventsPerSecond: number;
   latency: Latency;
@@ -207,6 +210,9 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     });
     const caughtUpSeconds = secondsSince(started);
     await indexerDone;
+    // what the indexer went through on the way (its watchdog restarts a fetch that makes no progress)
+    const indexerStalls = (await metric(indexerPort, 'indexer_stalls_total')) ?? NaN;
+    const indexerRpcErrors = (await metric(indexerPort, 'indexer_rpc_errors_total')) ?? NaN;
     sampler.sample();
     const catchUp = sampler.figures();
     log(
@@ -264,6 +270,8 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     return {
       eventLog: kafka ? 'kafka' : 'postgres',
       indexerCaughtUpSeconds,
+      indexerStalls,
+      indexerRpcErrors,
       caughtUpSeconds,
       eventsPerSecond: options.events / caughtUpSeconds,
       latency,
