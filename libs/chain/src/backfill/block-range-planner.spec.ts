@@ -48,4 +48,14 @@ describe('BlockRangePlanner', () => {
       ),
     );
   });
+
+  it('after an empty stretch, a refusal drops straight to the span that fitted the last logs', () => {
+    const p = new BlockRangePlanner({ initialSpan: 10, targetLogs: 4_000 });
+    p.recordSuccess(10, 8_000); // dense: 800 logs per block fits 5 blocks
+    expect(p.nextSpan()).toBe(5);
+    for (let i = 0; i < 10; i++) p.recordSuccess(p.nextSpan(), 0); // an empty stretch: 5 → 5,120
+    expect(p.nextSpan()).toBe(5_120);
+    expect(p.recordTooLarge(5_120)).toBe(5);
+    expect(p.nextSpan()).toBe(5);
+  });
 });

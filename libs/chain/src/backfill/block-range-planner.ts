@@ -2,7 +2,9 @@
  * Chooses how many blocks one eth_getLogs call covers. The goal is a response of about `targetLogs`
  * logs: big enough to amortise the round trip, small enough to stay under provider limits and viem's
  * 10 MB response cap (a lottery log is ~1.2 KB of JSON). The span follows the observed log density,
- * grows at most `growth`× per success and halves on a "too large" failure.
+ * grows at most `growth`× per success and halves on a "too large" failure — or drops at once to the
+ * span that last fitted the density of a range with logs: after a long empty stretch the span has grown
+ * large, and halving back down through a dense region costs one refused (but fully built) response each.
  */
 export interface RangePlannerOptions {
   initialSpan?: number;
@@ -18,6 +20,8 @@ export class BlockRangePlanner {
   private readonly maxSpan: number;
   private readonly targetLogs: number;
   private readonly growth: number;
+  /** The span fitted to the last range that had logs: the density to expect after a refusal. */
+  private denseSpan: number;
 
   constructor(options: RangePlannerOptions = {}) {
     this.minSpan = options.minSpan ?? 1;
@@ -25,6 +29,7 @@ export class BlockRangePlanner {
     this.targetLogs = options.targetLogs ?? 4_000;
     this.growth = options.growth ?? 2;
     this.span = this.clamp(options.initialSpan ?? 1_000);
+    this.denseSpan = this.span;
   }
 
   nextSpan(): number {
@@ -34,12 +39,14 @@ export class BlockRangePlanner {
   /** A range of `blocks` blocks returned `logs` logs. */
   recordSuccess(blocks: number, logs: number): void {
     const fitted = logs === 0 ? this.span * this.growth : Math.floor((blocks * this.targetLogs) / logs);
+    if (logs > 0) this.denseSpan = this.clamp(fitted);
     this.span = this.clamp(Math.min(fitted, this.span * this.growth));
   }
 
   /** A range of `blocks` blocks was refused as too large; `suggestedBlocks` is the provider's hint, if any. */
   recordTooLarge(blocks: number, suggestedBlocks?: number): number {
-    const next = suggestedBlocks && suggestedBlocks < blocks ? suggestedBlocks : Math.floor(blocks / 2);
+    const next =
+      suggestedBlocks && suggestedBlocks < blocks ? suggestedBlocks : Math.min(Math.floor(blocks / 2), this.denseSpan);
     this.span = this.clamp(Math.min(this.span, next));
     return Math.max(this.minSpan, Math.min(next, blocks - 1));
   }
