@@ -62,6 +62,7 @@ async function main(): Promise<void> {
   // Ctrl-C or a kill: exit through 'exit', whose handlers stop anvil, the Kafka broker and the apps
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
   const options = parseOptions(process.argv.slice(2));
+  const commit = gitCommit();
   const machine = describeMachine(await postgresVersion());
   const mode = options.quick
     ? `quick (--quick: ≥ ${options.events} events, ${options.samples} samples)`
@@ -494,7 +495,7 @@ async function main(): Promise<void> {
     for (const [stage, value] of Object.entries(loadByStage)) figures[`load_${stage}`] = value;
     const report: Report = {
       machine,
-      commit: gitCommit(),
+      commit,
       mode,
       loadAtEnd: currentLoad(),
       loadByStage,

@@ -31,9 +31,12 @@ export function currentLoad(): number {
   return Math.round(loadavg()[0] * 100) / 100;
 }
 
+/** HEAD, and whether apps/ or libs/ differ from it: call it when the run starts (the code measured). */
 export function gitCommit(): string {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'apps', 'libs'], { encoding: 'utf8' }).trim();
+    return dirty ? `${head} + uncommitted changes in apps/ or libs/` : head;
   } catch {
     return 'unknown';
   }

@@ -53,7 +53,7 @@ export function renderMarkdown(report: Report): string {
     '|---|---|',
     `| date | ${m.date} |`,
     `| mode | ${report.mode} |`,
-    `| commit | ${report.commit} |`,
+    `| commit (at the start) | ${report.commit} |`,
     `| CPU | ${m.cpuModel}, ${m.cores} cores |`,
     `| RAM | ${m.ramGb} GB |`,
     `| Node | ${m.node} |`,
