@@ -36,7 +36,8 @@ import {
   type SizeResult,
   writeResultsMarkdown,
 } from './report';
-import { freePort, processStats, ROOT, startServer, type Server } from './servers';
+import { processStats, ROOT, startServer, type Server } from './servers';
+import { freePort } from '@lottery/telemetry';
 
 const SERVER_URL = process.env['DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/postgres';
 const READ_SCHEMA = 'lottery';

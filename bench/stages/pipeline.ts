@@ -23,7 +23,8 @@ import {
 } from '@lottery/contracts';
 import { ApiKeysService, createAccountsDataSource, migrateAccounts } from '@lottery/persistence';
 import { buyOneTicket } from '../lib/purchase';
-import { freePort, RssSampler, exitedEarly, spawnApp, type AppProcess } from '../lib/processes';
+import { RssSampler, exitedEarly, spawnApp, type AppProcess } from '../lib/processes';
+import { freePort } from '@lottery/telemetry';
 import { log, mean, percentile, secondsSince, sleep } from '../lib/stats';
 import { headOf } from './chain-history';
 

@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import type { Abi } from 'viem';
 import { LOTTERY_ABIS, type LotteryDeployment } from '@lottery/contracts';
-import { freePort, memoryOf, ROOT } from '../lib/processes';
+import { memoryOf, ROOT } from '../lib/processes';
+import { freePort } from '@lottery/telemetry';
 import { log, secondsSince, sleep } from '../lib/stats';
 
 export type PonderOutcome =
