@@ -1,6 +1,6 @@
 import type { MinedLog } from '../decode/log-decoder';
 import type { LotteryRpc } from '../rpc/lottery-rpc';
-import { classifyRpcError } from '../rpc/rpc-errors';
+import { classifyRpcError, isTimeout, SlowRangeError } from '../rpc/rpc-errors';
 import { retrying, sleep, type RetryOptions } from '../rpc/retry';
 import type { BlockRangePlanner } from './block-range-planner';
 
@@ -15,67 +15,119 @@ export interface RangeFetcherOptions {
   retry: Omit<RetryOptions, 'what'>;
 }
 
+type Outcome = { kind: 'logs'; logs: MinedLog[] } | { kind: 'too-large'; firstSpan: number };
+
+/** Blocks not yet yielded: one eth_getLogs call in flight, or a stretch still to plan. */
+interface Slot {
+  from: number;
+  to: number;
+  fetch?: Promise<Outcome>;
+}
+
 /**
  * Fetches [from, to] as adaptive eth_getLogs ranges, several in flight, and yields them strictly in
- * block order. A range the provider refuses as too large is split (following its hint when given)
- * and its halves fetched in order; transient failures are retried with backoff.
+ * block order. A range the provider refuses as too large goes back to be planned again in smaller
+ * pieces (the first one following its hint when given), and each piece is yielded as soon as it and
+ * everything before it have arrived: a dense stretch shows progress and is appended piece by piece,
+ * where a refused range used to be held back until all its halves were in. A range that times out is
+ * split the same way; other transient failures are retried with backoff.
+ *
+ * From a refusal until the next success, one call at a time: the planner knows nothing yet of the
+ * density there, and pieces planned from the old span would be refused as well, each a fully built
+ * response the node throws away.
  */
 export async function* fetchRanges(
-  rpc: LotteryRpc,
+  rpc: Pick<LotteryRpc, 'logsInRange'>,
   planner: BlockRangePlanner,
   from: number,
   to: number,
   options: RangeFetcherOptions,
 ): AsyncGenerator<FetchedRange> {
-  const inFlight: Promise<FetchedRange>[] = [];
-  let next = from;
-  const launch = () => {
-    const start = next;
-    const end = Math.min(to, start + planner.nextSpan() - 1);
-    next = end + 1;
-    const fetched = fetchSplitting(rpc, planner, start, end, options.retry).then((logs) => ({
-      from: start,
-      to: end,
-      logs,
-    }));
-    // Awaited in order below; until then a failure must not surface as an unhandled rejection.
-    fetched.catch(() => undefined);
-    inFlight.push(fetched);
+  const slots: Slot[] = from <= to ? [{ from, to }] : [];
+  let inFlight = 0;
+  let refusedSinceSuccess = false;
+  const fetch = async (start: number, end: number): Promise<Outcome> => {
+    try {
+      const outcome = await fetchOnce(rpc, start, end, options.retry);
+      if (outcome.kind === 'logs') {
+        planner.recordSuccess(end - start + 1, outcome.logs.length);
+        refusedSinceSuccess = false;
+        return outcome;
+      }
+      refusedSinceSuccess = true;
+      return { kind: 'too-large', firstSpan: planner.recordTooLarge(end - start + 1, outcome.hint) };
+    } finally {
+      inFlight--;
+    }
   };
-  while (next <= to || inFlight.length > 0) {
-    while (next <= to && inFlight.length < options.concurrency) launch();
-    const done = inFlight.shift();
-    if (done) yield await done;
+  /** Launches the first piece of the earliest stretch still to plan, if any. */
+  const launchEarliest = (): boolean => {
+    const i = slots.findIndex((s) => !s.fetch);
+    const stretch = slots[i];
+    if (!stretch) return false;
+    const end = Math.min(stretch.to, stretch.from + planner.nextSpan() - 1);
+    inFlight++;
+    const piece: Slot = { from: stretch.from, to: end, fetch: fetch(stretch.from, end) };
+    // Awaited in order below; until then a failure must not surface as an unhandled rejection.
+    piece.fetch?.catch(() => undefined);
+    if (end === stretch.to) slots[i] = piece;
+    else {
+      stretch.from = end + 1;
+      slots.splice(i, 0, piece);
+    }
+    return true;
+  };
+  for (;;) {
+    // the first slot is always in flight: it is the one awaited
+    while (inFlight < (refusedSinceSuccess ? 1 : options.concurrency) || slots[0]?.fetch === undefined) {
+      if (!launchEarliest()) break;
+    }
+    const first = slots[0];
+    if (!first?.fetch) return;
+    const outcome = await first.fetch;
+    if (outcome.kind === 'logs') {
+      slots.shift();
+      yield { from: first.from, to: first.to, logs: outcome.logs };
+    } else {
+      // never the whole range again: the first stretch is the planner's smaller span
+      const mid = Math.min(first.to - 1, first.from + outcome.firstSpan - 1);
+      slots.splice(0, 1, { from: first.from, to: mid }, { from: mid + 1, to: first.to });
+    }
   }
 }
 
-async function fetchSplitting(
-  rpc: LotteryRpc,
-  planner: BlockRangePlanner,
+/** One range: its logs, or "too large" for a range of two blocks or more; a refused single block is waited for. */
+async function fetchOnce(
+  rpc: Pick<LotteryRpc, 'logsInRange'>,
   from: number,
   to: number,
   retry: Omit<RetryOptions, 'what'>,
-): Promise<FetchedRange['logs']> {
+): Promise<{ kind: 'logs'; logs: MinedLog[] } | { kind: 'too-large'; hint?: number }> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const logs = await retrying(() => rpc.logsInRange(from, to), { ...retry, what: `eth_getLogs ${from}-${to}` });
-      planner.recordSuccess(to - from + 1, logs.length);
-      return logs;
+      const logs = await retrying(() => logsInTime(rpc, from, to), { ...retry, what: `eth_getLogs ${from}-${to}` });
+      return { kind: 'logs', logs };
     } catch (error) {
       const failure = classifyRpcError(error);
       if (failure.kind !== 'range-too-large') throw error;
       if (to > from) {
         const hint = failure.suggested ? failure.suggested.to - failure.suggested.from + 1 : undefined;
-        const firstSpan = planner.recordTooLarge(to - from + 1, hint);
-        const mid = from + firstSpan - 1;
-        const head = await fetchSplitting(rpc, planner, from, mid, retry);
-        const tail = await fetchSplitting(rpc, planner, mid + 1, to, retry);
-        return head.concat(tail);
+        return { kind: 'too-large', hint };
       }
       // One block that is "too large" cannot be split: wait and ask again rather than skip it.
       retry.onError?.(error);
       retry.logger?.warn({ block: from, attempt }, 'single block refused as too large, retrying');
       await sleep(Math.min(10_000, 500 * 2 ** Math.min(attempt, 5)), retry.signal);
     }
+  }
+}
+
+/** A multi-block range that times out is split rather than asked again (see SlowRangeError). */
+async function logsInTime(rpc: Pick<LotteryRpc, 'logsInRange'>, from: number, to: number): Promise<MinedLog[]> {
+  try {
+    return await rpc.logsInRange(from, to);
+  } catch (error) {
+    if (to > from && isTimeout(error)) throw new SlowRangeError(from, to, error);
+    throw error;
   }
 }

@@ -1,4 +1,4 @@
-import { decodeEventLog, type Log } from 'viem';
+import type { Log } from 'viem';
 import {
   chainEventId,
   isLotteryEventType,
@@ -8,6 +8,7 @@ import {
   type LotteryEventType,
 } from '@lottery/domain';
 import { lotteryEventsAbi } from '../abi/lottery-events.abi';
+import { compileEventDecoders, type DecodedEvent } from './event-decoder';
 
 export class UndecodableLogError extends Error {
   constructor(
@@ -22,45 +23,24 @@ export class UndecodableLogError extends Error {
 /** A log as eth_getLogs returns it, once mined; `blockTimestamp` only where the node includes it. */
 export type MinedLog = Omit<Log<bigint, number, false>, 'blockTimestamp'> & { blockTimestamp?: number };
 
-/**
- * JSON-safe payload: uint256 → decimal string, address → lowercase, small uints stay numbers.
- * Which fields are numbers is decided by the ABI type, so the payload shape matches the domain types.
- */
-function toJsonValue(value: unknown, abiType: string): unknown {
-  if (Array.isArray(value)) {
-    const inner = abiType.replace(/\[\d*\]$/, '');
-    return value.map((v) => toJsonValue(v, inner));
-  }
-  if (abiType === 'uint8') return Number(value);
-  if (typeof value === 'bigint') return value.toString();
-  if (abiType === 'address' || abiType.startsWith('bytes')) return String(value).toLowerCase();
-  return value;
-}
+const DECODERS = compileEventDecoders(lotteryEventsAbi);
 
-const INPUT_TYPES: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(
-  lotteryEventsAbi.map((e) => [e.name, new Map(e.inputs.map((i) => [i.name, i.type] as const))] as const),
-);
-
+/** The event's type and its JSON-safe payload (see event-decoder.ts for the value types). */
 export function decodePayload(log: MinedLog): {
   type: LotteryEventType;
   payload: LotteryEventPayloads[LotteryEventType];
 } {
-  let decoded: { eventName: string; args: Record<string, unknown> };
+  const decoder = DECODERS.get(log.topics[0]?.toLowerCase() as Hex);
+  if (!decoder) throw new UndecodableLogError(log, `unknown event ${log.topics[0] ?? '(no topics)'}`);
+  let decoded: DecodedEvent;
   try {
-    decoded = decodeEventLog({ abi: lotteryEventsAbi, data: log.data, topics: log.topics, strict: true }) as {
-      eventName: string;
-      args: Record<string, unknown>;
-    };
+    decoded = decoder(log.topics, log.data);
   } catch (e) {
     throw new UndecodableLogError(log, e instanceof Error ? e.message.split('\n')[0] : String(e));
   }
   const type = decoded.eventName;
   if (!isLotteryEventType(type)) throw new UndecodableLogError(log, `unknown event ${type}`);
-  const types = INPUT_TYPES.get(type);
-  const payload: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(decoded.args)) {
-    payload[name] = toJsonValue(value, types?.get(name) ?? '');
-  }
+  const payload = decoded.args;
   if (type === 'NewDrawingInitialized') payload['edgePerTicket'] = '0';
   return { type, payload: payload as LotteryEventPayloads[LotteryEventType] };
 }

@@ -1,4 +1,4 @@
-import { classifyRpcError, isStateUnavailable } from './rpc-errors';
+import { classifyRpcError, isStateUnavailable, isTimeout, SlowRangeError } from './rpc-errors';
 
 const rpc = (code: number, message: string) => Object.assign(new Error(message), { code });
 
@@ -28,6 +28,14 @@ describe('classifyRpcError', () => {
   it('extracts the suggested range', () => {
     const f = classifyRpcError(rpc(-32602, 'try with this block range [0x10, 0x20]'));
     expect(f).toEqual({ kind: 'range-too-large', suggested: { from: 16, to: 32 } });
+  });
+
+  it('splits a range that timed out, and recognises a timeout however it is wrapped', () => {
+    const timeout = Object.assign(new Error('The request took too long to respond.'), { name: 'TimeoutError' });
+    expect(classifyRpcError(new SlowRangeError(1, 9, timeout)).kind).toBe('range-too-large');
+    expect(classifyRpcError(timeout).kind).toBe('transient');
+    expect(isTimeout(Object.assign(new Error('HTTP request failed'), { cause: timeout }))).toBe(true);
+    expect(isTimeout(new Error('socket hang up'))).toBe(false);
   });
 
   it('recognises rate limits and treats the rest as transient', () => {

@@ -45,7 +45,28 @@ function describe(error: unknown): { text: string; code?: number; status?: numbe
   return { text: parts.join(' | '), code, status };
 }
 
+/**
+ * An eth_getLogs over several blocks that timed out: the node could not build the answer in time, and
+ * the same range asked again would time out again, so it is split like a range refused as too large.
+ */
+export class SlowRangeError extends Error {
+  constructor(from: number, to: number, cause: unknown) {
+    super(`eth_getLogs ${from}-${to} timed out`, { cause });
+    this.name = 'SlowRangeError';
+  }
+}
+
+/** viem's TimeoutError (RPC_TIMEOUT_MS passed without an answer), possibly wrapped. */
+export function isTimeout(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 6; depth++) {
+    if ((e as { name?: unknown }).name === 'TimeoutError') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 export function classifyRpcError(error: unknown): RpcFailure {
+  if (error instanceof SlowRangeError) return { kind: 'range-too-large' };
   const { text, code, status } = describe(error);
   if (status === 429 || code === 429 || /rate limit|too many requests/i.test(text)) {
     if (!/too many (results|logs|blocks)/i.test(text)) return { kind: 'rate-limited' };

@@ -1,10 +1,10 @@
-import { AbortedError, retrying } from '@lottery/chain';
+import { AbortedError, partnerSource, retrying } from '@lottery/chain';
 import type { Hex } from '@lottery/domain';
 import type { GrantRecord } from '@lottery/persistence';
 import type { AppLogger } from '../../logger';
 import type { PartnerLedger } from '../partner-ledger';
 import { linkedAbort } from './linked-abort';
-import { partnerSource, type SignedPurchase, type TicketBuyerChain } from './ticket-buyer-chain';
+import type { SignedPurchase, TicketBuyerChain } from './ticket-buyer-chain';
 
 export interface PurchaseTimings {
   /** One attempt's budget; an attempt that runs out is retried later (it resumes where it stood). */

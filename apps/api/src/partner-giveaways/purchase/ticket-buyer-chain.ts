@@ -6,7 +6,6 @@ import {
   encodeFunctionData,
   http,
   keccak256,
-  numberToHex,
   type PrivateKeyAccount,
   type PublicClient,
   TransactionReceiptNotFoundError,
@@ -16,11 +15,6 @@ import type { GiveawaysConfig } from '../../config/giveaways-config';
 import { classifyBroadcastError, isTransportFailure, nodeMessage, revertReason } from './rpc-failures';
 
 const PURCHASE_ABI = [...randomTicketBuyerAbi, ...randomTicketPurchaseErrorsAbi];
-
-/** The purchase's `source`: the partner id as a bytes32 (a uint256), so tickets can be traced to a partner. */
-export function partnerSource(partnerId: number): Hex {
-  return numberToHex(partnerId, { size: 32 });
-}
 
 export interface SignedPurchase {
   hash: Hex;

@@ -1,0 +1,132 @@
+import fc from 'fast-check';
+import type { MinedLog } from '../decode/log-decoder';
+import { BlockRangePlanner } from './block-range-planner';
+import { fetchRanges, type FetchedRange } from './range-fetcher';
+
+/**
+ * A node with `density[b]` logs in block b that refuses, as viem does a response over 10 MB, any range
+ * holding more than `maxLogs` logs. Calls are recorded; each answers on a later tick, or when the test
+ * releases it.
+ */
+class DenseNode {
+  readonly calls: { from: number; to: number; refused: boolean; concurrent: number }[] = [];
+  private inFlight = 0;
+  private readonly held = new Map<number, () => void>();
+
+  constructor(
+    private readonly density: readonly number[],
+    private readonly maxLogs: number,
+    private readonly holdFrom?: number,
+  ) {}
+
+  async logsInRange(from: number, to: number): Promise<MinedLog[]> {
+    this.inFlight++;
+    try {
+      const count = this.density.slice(from, to + 1).reduce((a, b) => a + b, 0);
+      const refused = count > this.maxLogs && to > from;
+      this.calls.push({ from, to, refused, concurrent: this.inFlight });
+      if (this.holdFrom !== undefined && from >= this.holdFrom && !refused)
+        await new Promise<void>((release) => this.held.set(from, release));
+      else await new Promise((tick) => setImmediate(tick));
+      if (refused) throw Object.assign(new Error('Response body is too large'), { name: 'ResponseBodyTooLargeError' });
+      const logs: MinedLog[] = [];
+      for (let b = from; b <= to; b++)
+        for (let i = 0; i < (this.density[b] ?? 0); i++)
+          logs.push({ blockNumber: BigInt(b), logIndex: i } as unknown as MinedLog);
+      return logs;
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  releaseAll(): void {
+    for (const release of this.held.values()) release();
+    this.held.clear();
+  }
+}
+
+const options = { concurrency: 4, retry: {} };
+
+async function fetchAll(node: DenseNode, planner: BlockRangePlanner, from: number, to: number, concurrency = 4) {
+  const ranges: FetchedRange[] = [];
+  for await (const range of fetchRanges(node, planner, from, to, { ...options, concurrency })) ranges.push(range);
+  return ranges;
+}
+
+describe('fetchRanges', () => {
+  it('yields the pieces of a refused range one by one, in block order, covering it exactly once', async () => {
+    const node = new DenseNode(Array(40).fill(100), 250);
+    const ranges = await fetchAll(node, new BlockRangePlanner({ initialSpan: 1_000, targetLogs: 200 }), 0, 39);
+    expect(ranges.length).toBeGreaterThan(1);
+    expect(ranges[0]?.from).toBe(0);
+    for (let i = 1; i < ranges.length; i++) expect(ranges[i]?.from).toBe((ranges[i - 1]?.to ?? NaN) + 1);
+    expect(ranges[ranges.length - 1]?.to).toBe(39);
+    for (const r of ranges) expect(r.logs.length).toBeLessThanOrEqual(250);
+    expect(ranges.flatMap((r) => r.logs.map((l) => Number(l.blockNumber)))).toEqual(
+      Array.from({ length: 40 }, (_, b) => Array(100).fill(b)).flat(),
+    );
+  });
+
+  it('yields the first piece of a refused range while the rest of it is still being fetched', async () => {
+    // every range from block 10 on hangs until released: the pieces before it must come out anyway
+    const node = new DenseNode(Array(40).fill(100), 250, 10);
+    const ranges = fetchRanges(node, new BlockRangePlanner({ initialSpan: 1_000, targetLogs: 200 }), 0, 39, options);
+    const first = await ranges.next();
+    expect(first.done).toBe(false);
+    expect(first.value).toMatchObject({ from: 0 });
+    expect((first.value as FetchedRange).to).toBeLessThan(10);
+    node.releaseAll();
+    await ranges.return(undefined);
+  });
+
+  it('after a refusal, asks one range at a time until one succeeds, then uses its concurrency again', async () => {
+    const node = new DenseNode(Array(400).fill(100), 250);
+    await fetchAll(node, new BlockRangePlanner({ initialSpan: 1_000, targetLogs: 200 }), 0, 399);
+    const firstSuccess = node.calls.findIndex((c) => !c.refused);
+    expect(node.calls.slice(0, firstSuccess + 1).every((c) => c.concurrent === 1)).toBe(true);
+    // the 400 blocks halved down to 1 block: 8 refusals; the rest is planned from the density seen. (Splitting
+    // a refused range into a head and a tail fetched whole, as before, had the tail refused at every step: 201.)
+    expect(node.calls.filter((c) => c.refused)).toHaveLength(8);
+    expect(Math.max(...node.calls.map((c) => c.concurrent))).toBe(4);
+  });
+
+  it('splits a range the node cannot answer in time, and asks a single block again', async () => {
+    const node = new DenseNode(Array(8).fill(10), 1_000);
+    const answer = node.logsInRange.bind(node);
+    const timeout = () => Object.assign(new Error('The request took too long to respond.'), { name: 'TimeoutError' });
+    let singleBlockTimeouts = 1;
+    node.logsInRange = async (from, to) => {
+      if (to > from) throw timeout(); // more than one block: too slow
+      if (from === 7 && singleBlockTimeouts-- > 0) throw timeout(); // and block 7 once
+      return answer(from, to);
+    };
+    const ranges = await fetchAll(node, new BlockRangePlanner({ initialSpan: 8 }), 0, 7);
+    expect(ranges.map((r) => [r.from, r.to])).toEqual(Array.from({ length: 8 }, (_, b) => [b, b]));
+    expect(ranges.flatMap((r) => r.logs)).toHaveLength(80);
+    expect(singleBlockTimeouts).toBe(-1);
+  });
+
+  it('delivers every log exactly once, in order, whatever the density, limit and concurrency', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.nat(30), { minLength: 1, maxLength: 120 }),
+        fc.integer({ min: 30, max: 200 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 300 }),
+        async (density, maxLogs, concurrency, initialSpan) => {
+          const node = new DenseNode(density, maxLogs);
+          const planner = new BlockRangePlanner({ initialSpan, targetLogs: 40 });
+          const ranges = await fetchAll(node, planner, 0, density.length - 1, concurrency);
+          const blocks = ranges.flatMap((r) => r.logs.map((l) => `${l.blockNumber}:${l.logIndex}`));
+          const expected = density.flatMap((n, b) => Array.from({ length: n }, (_, i) => `${b}:${i}`));
+          expect(blocks).toEqual(expected);
+          expect(ranges.map((r) => [r.from, r.to]).flat()).toEqual(
+            ranges.flatMap((r, i) => [i === 0 ? 0 : (ranges[i - 1]?.to ?? NaN) + 1, r.to]),
+          );
+          expect(Math.max(...node.calls.map((c) => c.concurrent))).toBeLessThanOrEqual(concurrency);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
