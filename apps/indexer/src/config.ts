@@ -1,3 +1,4 @@
+import { EVENT_LOG_ENV_FIELDS, requireKafkaBrokers } from '@lottery/event-log';
 import { loadConfig } from '@lottery/telemetry';
 import { z } from 'zod';
 
@@ -29,30 +30,15 @@ const schema = z
     POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(250),
     RPC_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
     STALL_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
-    EVENT_LOG: z.enum(['postgres', 'kafka']).default('postgres'),
+    ...EVENT_LOG_ENV_FIELDS,
     DATABASE_URL: z.string().optional(),
-    EVENT_LOG_SCHEMA: z
-      .string()
-      .regex(/^[a-z_][a-z0-9_]*$/)
-      .default('lottery_log'),
-    KAFKA_BROKERS: z.string().optional(),
-    KAFKA_TOPIC_PREFIX: z
-      .string()
-      .regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be a Kafka topic name prefix (letters, digits, . _ -)')
-      .default('lottery'),
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   })
   .superRefine((c, ctx) => {
     if (c.EVENT_LOG === 'postgres' && !c.DATABASE_URL) {
       ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'required when EVENT_LOG=postgres' });
     }
-    if (c.EVENT_LOG === 'kafka' && !c.KAFKA_BROKERS) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['KAFKA_BROKERS'],
-        message: 'required when EVENT_LOG=kafka (host:port,host:port)',
-      });
-    }
+    requireKafkaBrokers(c, ctx);
   });
 
 export type IndexerConfig = z.infer<typeof schema> & { contracts: `0x${string}`[] };

@@ -1,5 +1,5 @@
 import { ChainFollower, LotteryRpc, retrying, sleep } from '@lottery/chain';
-import { createEventLog } from '@lottery/event-log';
+import { createEventLog, eventLogConfigFromEnv } from '@lottery/event-log';
 import { Registry } from 'prom-client';
 import { createLogger, shutdownSignal, ProgressReporter, startMetricsServer } from '@lottery/telemetry';
 import { loadIndexerConfig } from './config';
@@ -13,16 +13,7 @@ async function main(): Promise<void> {
   const config = loadIndexerConfig();
   const shutdown = shutdownSignal(logger);
 
-  const eventLog = createEventLog(
-    config.EVENT_LOG === 'kafka'
-      ? {
-          kind: 'kafka',
-          brokers: (config.KAFKA_BROKERS ?? '').split(','),
-          chainId: config.CHAIN_ID,
-          topicPrefix: config.KAFKA_TOPIC_PREFIX,
-        }
-      : { kind: 'postgres', databaseUrl: config.DATABASE_URL ?? '', schema: config.EVENT_LOG_SCHEMA },
-  );
+  const eventLog = createEventLog(eventLogConfigFromEnv(config, config.CHAIN_ID, config.DATABASE_URL ?? ''));
   await eventLog.init();
   const rpc = new LotteryRpc(config.RPC_URL, config.contracts, { timeoutMs: config.RPC_TIMEOUT_MS });
   const nodeChainId = await retrying(() => rpc.chainId(), { logger, signal: shutdown, what: 'eth_chainId' });

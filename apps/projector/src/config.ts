@@ -1,3 +1,4 @@
+import { EVENT_LOG_ENV_FIELDS, requireKafkaBrokers } from '@lottery/event-log';
 import { DEFAULT_READ_SCHEMA } from '@lottery/persistence';
 import { DEFAULT_REORG_WINDOW_BLOCKS } from '@lottery/projection';
 import { loadConfig } from '@lottery/telemetry';
@@ -10,13 +11,7 @@ const schema = z
     DATABASE_URL: z
       .string({ message: 'required: the Postgres holding the read models (postgres://user:pass@host:5432/db)' })
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
-    EVENT_LOG: z.enum(['postgres', 'kafka']).default('postgres'),
-    EVENT_LOG_SCHEMA: identifier.default('lottery_log'),
-    KAFKA_BROKERS: z.string().optional(),
-    KAFKA_TOPIC_PREFIX: z
-      .string()
-      .regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be a Kafka topic name prefix (letters, digits, . _ -)')
-      .default('lottery'),
+    ...EVENT_LOG_ENV_FIELDS,
     CHAIN_ID: z.coerce.number({ message: 'required: the chain id the log follows (8453 for Base)' }).int().positive(),
     READ_SCHEMA: identifier.default(DEFAULT_READ_SCHEMA),
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
@@ -26,11 +21,7 @@ const schema = z
     READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).default(1_000),
     REORG_WINDOW_BLOCKS: z.coerce.number().int().min(1).default(DEFAULT_REORG_WINDOW_BLOCKS),
   })
-  .superRefine((c, ctx) => {
-    if (c.EVENT_LOG === 'kafka' && !c.KAFKA_BROKERS) {
-      ctx.addIssue({ code: 'custom', path: ['KAFKA_BROKERS'], message: 'required when EVENT_LOG=kafka (host:port,…)' });
-    }
-  });
+  .superRefine(requireKafkaBrokers);
 
 export type ProjectorConfig = z.infer<typeof schema>;
 

@@ -1,4 +1,4 @@
-import { createEventLog } from '@lottery/event-log';
+import { createEventLog, eventLogConfigFromEnv } from '@lottery/event-log';
 import { createReadModelDataSource, migrateReadModels } from '@lottery/persistence';
 import { PoisonEventError, Projection } from '@lottery/projection';
 import { createLogger, shutdownSignal, startMetricsServer } from '@lottery/telemetry';
@@ -23,16 +23,7 @@ async function main(): Promise<void> {
   const ran = await migrateReadModels(dataSource);
   if (ran.length > 0) logger.info({ migrations: ran, schema: config.READ_SCHEMA }, 'read-model migrations ran');
 
-  const eventLog = createEventLog(
-    config.EVENT_LOG === 'kafka'
-      ? {
-          kind: 'kafka',
-          brokers: (config.KAFKA_BROKERS ?? '').split(','),
-          chainId: config.CHAIN_ID,
-          topicPrefix: config.KAFKA_TOPIC_PREFIX,
-        }
-      : { kind: 'postgres', databaseUrl: config.DATABASE_URL, schema: config.EVENT_LOG_SCHEMA },
-  );
+  const eventLog = createEventLog(eventLogConfigFromEnv(config, config.CHAIN_ID, config.DATABASE_URL));
   await eventLog.init();
 
   const readiness = new ProjectorReadiness(config.READY_MAX_LAG_EVENTS);

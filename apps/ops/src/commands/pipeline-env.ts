@@ -1,4 +1,9 @@
-import type { EventLogConfig } from '@lottery/event-log';
+import {
+  EVENT_LOG_ENV_FIELDS,
+  eventLogConfigFromEnv,
+  requireKafkaBrokers,
+  type EventLogConfig,
+} from '@lottery/event-log';
 import { DEFAULT_READ_SCHEMA } from '@lottery/persistence';
 import { loadConfig } from '@lottery/telemetry';
 import { z } from 'zod';
@@ -15,13 +20,7 @@ const optionalInt = (min: number) => z.coerce.number().int().min(min).optional()
  */
 const schema = z
   .object({
-    EVENT_LOG: z.enum(['postgres', 'kafka']).default('postgres'),
-    EVENT_LOG_SCHEMA: identifier.default('lottery_log'),
-    KAFKA_BROKERS: z.string().optional(),
-    KAFKA_TOPIC_PREFIX: z
-      .string()
-      .regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be a Kafka topic name prefix (letters, digits, . _ -)')
-      .default('lottery'),
+    ...EVENT_LOG_ENV_FIELDS,
     CHAIN_ID: z.coerce.number().int().positive().optional(),
     READ_SCHEMA: identifier.default(DEFAULT_READ_SCHEMA),
     REORG_WINDOW_BLOCKS: optionalInt(1),
@@ -29,11 +28,7 @@ const schema = z
     START_BLOCK: optionalInt(0),
     REORG_DEPTH: z.coerce.number().int().min(1).default(128),
   })
-  .superRefine((c, ctx) => {
-    if (c.EVENT_LOG === 'kafka' && !c.KAFKA_BROKERS) {
-      ctx.addIssue({ code: 'custom', path: ['KAFKA_BROKERS'], message: 'required when EVENT_LOG=kafka (host:port,…)' });
-    }
-  });
+  .superRefine(requireKafkaBrokers);
 
 export type OpsPipelineEnv = z.infer<typeof schema>;
 
@@ -56,9 +51,7 @@ export function chainIdOf(env: OpsPipelineEnv): number {
 
 /** The event log the indexer writes and the projector reads. */
 export function eventLogConfigOf(env: OpsPipelineEnv, chainId: number): EventLogConfig {
-  return env.EVENT_LOG === 'kafka'
-    ? { kind: 'kafka', brokers: (env.KAFKA_BROKERS ?? '').split(','), chainId, topicPrefix: env.KAFKA_TOPIC_PREFIX }
-    : { kind: 'postgres', databaseUrl: databaseUrl(), schema: env.EVENT_LOG_SCHEMA };
+  return eventLogConfigFromEnv(env, chainId, databaseUrl());
 }
 
 /** RPC_URL, or the embedded instance's anvil. */

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { EVENT_LOG_ENV_FIELDS, eventLogConfigFromEnv, requireKafkaBrokers } from './event-log-env';
+
+const schema = z.object(EVENT_LOG_ENV_FIELDS).superRefine(requireKafkaBrokers);
+
+describe('the event log variables', () => {
+  it('default to the Postgres log in schema lottery_log', () => {
+    const env = schema.parse({});
+    expect(eventLogConfigFromEnv(env, 8453, 'postgres://db')).toEqual({
+      kind: 'postgres',
+      databaseUrl: 'postgres://db',
+      schema: 'lottery_log',
+    });
+  });
+
+  it('name Kafka brokers, the topic prefix and the chain', () => {
+    const env = schema.parse({ EVENT_LOG: 'kafka', KAFKA_BROKERS: 'a:9092,b:9092', KAFKA_TOPIC_PREFIX: 'staging' });
+    expect(eventLogConfigFromEnv(env, 8453, 'unused')).toEqual({
+      kind: 'kafka',
+      brokers: ['a:9092', 'b:9092'],
+      chainId: 8453,
+      topicPrefix: 'staging',
+    });
+  });
+
+  it('refuse Kafka without brokers, and names that are not identifiers or topic prefixes', () => {
+    const problems = (input: Record<string, string>) =>
+      schema.safeParse(input).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ?? [];
+    expect(problems({ EVENT_LOG: 'kafka' })).toEqual(['KAFKA_BROKERS: required when EVENT_LOG=kafka (host:port,…)']);
+    expect(problems({ EVENT_LOG_SCHEMA: 'Log; drop', KAFKA_TOPIC_PREFIX: 'a b' })).toEqual([
+      'EVENT_LOG_SCHEMA: must be a lowercase SQL identifier',
+      'KAFKA_TOPIC_PREFIX: must be a Kafka topic name prefix (letters, digits, . _ -)',
+    ]);
+  });
+});

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import type { EventLogConfig } from './create-event-log';
+
+/**
+ * The variables naming the event log, read alike by the indexer (writes it), the projector (reads
+ * it) and `ops replay`/`reindex` (operators run them with the apps' environment): one definition, so
+ * the names, defaults and messages cannot drift apart.
+ */
+export const EVENT_LOG_ENV_FIELDS = {
+  EVENT_LOG: z.enum(['postgres', 'kafka']).default('postgres'),
+  EVENT_LOG_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,50}$/, 'must be a lowercase SQL identifier')
+    .default('lottery_log'),
+  KAFKA_BROKERS: z.string().optional(),
+  KAFKA_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be a Kafka topic name prefix (letters, digits, . _ -)')
+    .default('lottery'),
+};
+
+export interface EventLogEnv {
+  EVENT_LOG: 'postgres' | 'kafka';
+  EVENT_LOG_SCHEMA: string;
+  KAFKA_BROKERS?: string | undefined;
+  KAFKA_TOPIC_PREFIX: string;
+}
+
+/** A `superRefine` step: Kafka needs its brokers. */
+export function requireKafkaBrokers(env: EventLogEnv, ctx: z.RefinementCtx): void {
+  if (env.EVENT_LOG === 'kafka' && !env.KAFKA_BROKERS) {
+    ctx.addIssue({ code: 'custom', path: ['KAFKA_BROKERS'], message: 'required when EVENT_LOG=kafka (host:port,…)' });
+  }
+}
+
+/** The log the variables name; `databaseUrl` holds the Postgres log (unused with Kafka). */
+export function eventLogConfigFromEnv(env: EventLogEnv, chainId: number, databaseUrl: string): EventLogConfig {
+  return env.EVENT_LOG === 'kafka'
+    ? { kind: 'kafka', brokers: (env.KAFKA_BROKERS ?? '').split(','), chainId, topicPrefix: env.KAFKA_TOPIC_PREFIX }
+    : { kind: 'postgres', databaseUrl, schema: env.EVENT_LOG_SCHEMA };
+}
