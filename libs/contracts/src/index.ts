@@ -13,6 +13,7 @@ export {
 } from './lottery-abis';
 export { DEFAULT_LOTTERY_CONFIG, USDC_UNIT, type LotteryConfig } from './lottery-config';
 export { deployLottery, type DeployOptions, type LotteryDeployment } from './deploy';
+export { approveRandomTicketBuyer } from './giveaway-allowance';
 export { simulateHistory, type HistoryOptions, type HistoryResult } from './simulation/history';
 export { startLiveSimulation, type LiveOptions, type LiveSimulation } from './simulation/live';
 export { simulateBulk, type BulkOptions, type BulkResult } from './simulation/bulk';

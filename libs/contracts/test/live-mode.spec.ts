@@ -39,4 +39,23 @@ describe('live mode', () => {
     expect(named(stopped, 'TicketOrderProcessed').length).toBeGreaterThanOrEqual(live.stats.orders);
     expect(await readLotteryLogs(anvil.rpcUrl, deployment)).toHaveLength(stopped.length);
   });
+
+  it('acts without an onActivity listener too', async () => {
+    const deployment = await deployLottery(anvil.rpcUrl);
+    const errors: Error[] = [];
+    const live = await startLiveSimulation(anvil.rpcUrl, deployment, {
+      seed: 'live-unobserved',
+      purchaseIntervalMs: 40,
+      drawIntervalMs: 60_000,
+      onError: (error) => errors.push(error),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await live.stop();
+
+    expect(errors).toEqual([]);
+    expect(live.stats.orders).toBeGreaterThan(3);
+    expect(
+      named(await readLotteryLogs(anvil.rpcUrl, deployment), 'TicketOrderProcessed').length,
+    ).toBeGreaterThanOrEqual(live.stats.orders);
+  });
 });

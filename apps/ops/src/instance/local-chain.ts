@@ -1,8 +1,7 @@
 import { join } from 'node:path';
-import { createPublicClient, createWalletClient, http, maxUint256 } from 'viem';
 import {
+  approveRandomTicketBuyer,
   deployLottery,
-  LOTTERY_ABIS,
   simulateHistory,
   startAnvil,
   startLiveSimulation,
@@ -64,7 +63,7 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
     deployment = await deployLottery(rpcUrl, {
       config: { drawingDurationSeconds: BigInt(options.drawEverySeconds) },
     });
-    await approveGiveawayPurchases(rpcUrl, deployment);
+    await approveRandomTicketBuyer(rpcUrl, deployment);
     const history = await simulateHistory(rpcUrl, deployment, {
       seed: options.seed,
       rounds: options.rounds,
@@ -108,22 +107,4 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
       await anvil.stop();
     },
   };
-}
-
-/**
- * The partner giveaway buys from the operator's wallet (the deployer, anvil's dev account 0, which holds
- * the operator float of test USDC): the random ticket buyer pulls each ticket's price from it, so the
- * operator approves it once, as a real operator does when setting the giveaway up.
- */
-async function approveGiveawayPurchases(rpcUrl: string, deployment: LotteryDeployment): Promise<void> {
-  const transport = http(rpcUrl);
-  const wallet = createWalletClient({ transport, account: deployment.deployer });
-  const hash = await wallet.writeContract({
-    chain: null,
-    address: deployment.addresses.usdc,
-    abi: LOTTERY_ABIS.usdc,
-    functionName: 'approve',
-    args: [deployment.addresses.randomTicketBuyer, maxUint256],
-  });
-  await createPublicClient({ transport }).waitForTransactionReceipt({ hash });
 }

@@ -22,6 +22,11 @@ export interface AnvilOptions {
   host?: string;
   /** Loads the chain from this file at start and dumps it there on exit and every few seconds. */
   stateFile?: string;
+  /**
+   * Keep only the last N blocks' states, in memory. By default anvil keeps every block's state and pages
+   * old ones to disk: with a large history each new block then takes seconds. Calls at older blocks fail.
+   */
+  pruneHistory?: number;
 }
 
 export interface AnvilInstance {
@@ -71,6 +76,7 @@ function anvilArgs(options: AnvilOptions): string[] {
   if (options.blockTime !== undefined) args.push('--block-time', String(options.blockTime));
   if (options.gasLimit !== undefined) args.push('--gas-limit', options.gasLimit.toString());
   if (options.timestamp !== undefined) args.push('--timestamp', String(options.timestamp));
+  if (options.pruneHistory !== undefined) args.push('--prune-history', String(options.pruneHistory));
   return args;
 }
 

@@ -61,7 +61,15 @@ export function describeRevert(error: unknown): string {
   return error.shortMessage;
 }
 
-export async function connectLotteryRpc(rpcUrl: string): Promise<LotteryRpc> {
+export interface LotteryRpcOptions {
+  /**
+   * How long to wait for a sent transaction's receipt (default viem's 180 s). A chain that reorgs can
+   * make a transaction vanish: the wait then only ends with this timeout.
+   */
+  receiptTimeoutMs?: number;
+}
+
+export async function connectLotteryRpc(rpcUrl: string, options: LotteryRpcOptions = {}): Promise<LotteryRpc> {
   const transport = http(rpcUrl, { retryCount: 0, timeout: 60_000 });
   const publicClient = createPublicClient({ transport, pollingInterval: 50 });
   const testClient = createTestClient({ mode: 'anvil', transport });
@@ -91,7 +99,10 @@ export async function connectLotteryRpc(rpcUrl: string): Promise<LotteryRpc> {
   const receipt = async (hash: Hash): Promise<TransactionReceipt> => {
     // With automine the receipt exists as soon as eth_sendTransaction returns; poll only with interval mining.
     const immediate = await publicClient.getTransactionReceipt({ hash }).catch(() => undefined);
-    return immediate ?? publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    return (
+      immediate ??
+      publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: options.receiptTimeoutMs })
+    );
   };
 
   // The node's estimate is exact for the block it simulates, but the transaction is mined in the next one,

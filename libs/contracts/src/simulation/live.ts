@@ -73,7 +73,9 @@ export async function startLiveSimulation(
       if (stopped) break;
       const isDraw = Date.now() >= nextDraw;
       try {
-        options.onActivity?.(isDraw ? await draw(ctx) : await purchase(ctx));
+        // the action first: `onActivity?.(await …)` would skip it when no onActivity is given
+        const activity = isDraw ? await draw(ctx) : await purchase(ctx);
+        options.onActivity?.(activity);
       } catch (error) {
         options.onError?.(error instanceof Error ? error : new Error(String(error)));
       }

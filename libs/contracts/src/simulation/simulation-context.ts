@@ -25,6 +25,8 @@ export interface SimulationOptions {
   wallets?: Partial<WalletCounts>;
   /** Test USDC minted to each player and referrer (LPs get ten times as much). */
   usdcPerWallet?: bigint;
+  /** See LotteryRpcOptions: shorter on a chain that reorgs, so an action whose transaction vanished fails soon. */
+  receiptTimeoutMs?: number;
 }
 
 export interface ReferralSchemeSpec {
@@ -99,7 +101,7 @@ export async function createSimulationContext(
   deployment: LotteryDeployment,
   options: SimulationOptions,
 ): Promise<SimulationContext> {
-  const rpc = await connectLotteryRpc(rpcUrl);
+  const rpc = await connectLotteryRpc(rpcUrl, { receiptTimeoutMs: options.receiptTimeoutMs });
   const writers = lotteryWriters(rpc, deployment.addresses);
   const wallets = deriveWallets(options.seed, { ...DEFAULT_WALLET_COUNTS, ...options.wallets });
   const usdcEach = options.usdcPerWallet ?? 10_000n * USDC_UNIT;
