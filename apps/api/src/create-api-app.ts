@@ -6,7 +6,9 @@ import { type ApiDependencies, AppModule } from './app.module';
 import { dailyPoolExceptionFilter } from './daily-pool/daily-pool-exception.filter';
 import { DataApiExceptionFilter } from './data-api/data-api-exception.filter';
 import { installEntityTags } from './data-api/http-cache/entity-tags';
+import { clientErrorReply } from './http/client-error-reply';
 import { ExceptionRoutingFilter } from './http/exception-routing.filter';
+import { lingerBeforeClosing } from './http/lingering-close';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id';
 import { RouteTable } from './http/route-table';
 import { HttpMetrics } from './metrics/http-metrics';
@@ -57,8 +59,12 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyAp
     // Bad URL encodings and body-parser failures never reach Nest; they still get the group's format.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
       errors.respond(error, request, reply),
+    // Requests the HTTP parser refuses (e.g. headers over 16 KiB) get the group's format too.
+    clientErrorHandler: clientErrorReply,
   });
   const fastify = adapter.getInstance();
+  // Answers to requests whose body is never read (a body over the limit) must reach the client, not a reset.
+  lingerBeforeClosing(fastify.server);
   // Hooks go on before Nest registers routes: onRoute must see every route.
   fastify.addHook('onRoute', (route) => routes.record(route.method, route.url));
   fastify.addHook('onSend', async (request, reply, payload) => {

@@ -8,7 +8,9 @@ import {
 import { stopWhenParentExits } from '@lottery/telemetry';
 import { ConfigError, loadApiConfig } from './config/api-config';
 import { createApiApp } from './create-api-app';
+import { CachedApiKeyLookup } from './auth/cached-api-key-lookup';
 import { AccountsApiKeyLookup } from './database/accounts-api-key-lookup';
+import { ApiKeyChangeListener } from './database/api-key-change-listener';
 import { AccountsPartnerLedger } from './database/accounts-partner-ledger';
 import { BackgroundDataSource } from './database/background-data-source';
 import { pipelineReadiness } from './health/pipeline-readiness';
@@ -42,6 +44,11 @@ async function main(): Promise<void> {
   await Promise.all([readModels, accounts].map((db) => db.waitUntilReady(STARTUP_DATABASE_WAIT_MS)));
 
   const rateLimitStore = await createRateLimitStore(config, logger);
+  const apiKeys = new CachedApiKeyLookup(new AccountsApiKeyLookup(accounts, config.keyPrefix), {
+    ttlMs: config.apiKeyCacheTtlMs,
+  });
+  const apiKeyChanges = new ApiKeyChangeListener(config.databaseUrl, apiKeys, logger);
+  if (config.apiKeyCacheTtlMs > 0) apiKeyChanges.start();
   // Without chain configuration the partner API answers 503 and everything else runs as usual.
   const giveaways = config.giveaways
     ? startPartnerGiveaways({
@@ -56,7 +63,7 @@ async function main(): Promise<void> {
     config,
     logger,
     readModels: new PostgresReadModelQueries(readModels.dataSource),
-    apiKeys: new AccountsApiKeyLookup(accounts, config.keyPrefix),
+    apiKeys,
     rateLimitStore,
     readinessChecks: [
       readModels,
@@ -76,7 +83,7 @@ async function main(): Promise<void> {
     await app.close();
     // The signer finishes the purchase in progress before the databases close under it.
     await giveaways?.close();
-    await Promise.all([readModels.close(), accounts.close(), rateLimitStore.close()]);
+    await Promise.all([readModels.close(), accounts.close(), rateLimitStore.close(), apiKeyChanges.close()]);
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -45,13 +45,19 @@ export class CallerResolver {
     if (credentials.kind === 'malformed') {
       return anonymous(new ApiError('unauthorized', 'the Authorization header must be "Bearer <API key>"', CHALLENGE));
     }
-    const invalid = new ApiError('invalid_api_key', 'the API key matches no known active key', {
-      'WWW-Authenticate': `${CHALLENGE['WWW-Authenticate']}, error="invalid_token"`,
-    });
-    const mismatch = new ApiError('key_environment_mismatch', `this API serves ${this.config.environment} keys only`);
     const verdict = await verifyApiKey(credentials.token, this.config, this.keys);
-    if (verdict.kind === 'unknown') return anonymous(invalid);
-    if (verdict.kind === 'environment_mismatch') return anonymous(mismatch);
+    if (verdict.kind === 'unknown') {
+      return anonymous(
+        new ApiError('invalid_api_key', 'the API key matches no known active key', {
+          'WWW-Authenticate': `${CHALLENGE['WWW-Authenticate']}, error="invalid_token"`,
+        }),
+      );
+    }
+    if (verdict.kind === 'environment_mismatch') {
+      return anonymous(
+        new ApiError('key_environment_mismatch', `this API serves ${this.config.environment} keys only`),
+      );
+    }
     if (verdict.kind === 'revoked') return anonymous(new ApiError('revoked_api_key', 'the API key has been revoked'));
     const { record } = verdict;
     const defaults = this.config.rateLimits.authenticated;

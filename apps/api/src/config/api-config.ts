@@ -27,6 +27,8 @@ export interface ApiConfig {
   giveaways: GiveawaysConfig | null;
   /** /health/ready URLs of the indexer and projector the API's readiness waits for (none by default). */
   pipelineReadyUrls: string[];
+  /** How long a key lookup is reused (0 = never); changes to keys drop the cache at once anyway. */
+  apiKeyCacheTtlMs: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -83,6 +85,7 @@ const ENV_SCHEMA = z.object({
     .regex(/^(0x[0-9a-fA-F]{64}|anvil)$/, 'must be 0x followed by 64 hex characters, or "anvil"')
     .optional(),
   PARTNER_JOB_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   PIPELINE_READY_URLS: z
     .string()
     .optional()
@@ -134,6 +137,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv): ApiConfig {
     rateLimits: SPEC_TIER_LIMITS,
     giveaways: giveaways.config,
     pipelineReadyUrls: e.PIPELINE_READY_URLS,
+    apiKeyCacheTtlMs: e.API_KEY_CACHE_TTL_MS,
   };
 }
 

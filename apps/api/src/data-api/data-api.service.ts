@@ -42,26 +42,23 @@ export class DataApiService {
     return new Cacheable(formatRound(round), settled(round, SETTLED_ROUND_CACHE));
   }
 
+  // The round's own row (404 when missing, cache headers when settled) and the page are independent
+  // statements: asked together, the request waits for one round trip instead of two.
+
   async roundTickets(id: bigint, page: PageRequest): Promise<Cacheable<ListEnvelope<TicketDto>>> {
-    const round = await this.existingRound(id);
-    const list = await paginate(
-      page,
-      (limit) => this.readModels.roundTickets(id, ticketPage(page, limit)),
-      byId,
-      formatTicket,
-    );
+    const [round, list] = await Promise.all([
+      this.existingRound(id),
+      paginate(page, (limit) => this.readModels.roundTickets(id, ticketPage(page, limit)), byId, formatTicket),
+    ]);
     return new Cacheable(list, settled(round, SETTLED_ROUND_TICKETS_CACHE));
   }
 
   async roundWins(id: bigint, page: PageRequest): Promise<Cacheable<ListEnvelope<WinDto>>> {
-    const round = await this.existingRound(id);
     const after = page.after ? { amount: page.after[0], id: page.after[1] } : null;
-    const list = await paginate(
-      page,
-      (limit) => this.readModels.roundWins(id, { limit, after }),
-      byAmountThenId,
-      formatWin,
-    );
+    const [round, list] = await Promise.all([
+      this.existingRound(id),
+      paginate(page, (limit) => this.readModels.roundWins(id, { limit, after }), byAmountThenId, formatWin),
+    ]);
     return new Cacheable(list, settled(round, SETTLED_ROUND_TICKETS_CACHE));
   }
 
@@ -71,23 +68,24 @@ export class DataApiService {
   }
 
   async walletTickets(address: Hex, roundId: bigint | null, page: PageRequest): Promise<ListEnvelope<TicketDto>> {
-    if (roundId !== null) await this.existingRound(roundId);
-    return paginate(
-      page,
-      (limit) => this.readModels.walletTickets(address, roundId, ticketPage(page, limit)),
-      byId,
-      formatTicket,
-    );
+    const [, list] = await Promise.all([
+      roundId === null ? null : this.existingRound(roundId),
+      paginate(
+        page,
+        (limit) => this.readModels.walletTickets(address, roundId, ticketPage(page, limit)),
+        byId,
+        formatTicket,
+      ),
+    ]);
+    return list;
   }
 
   async walletWins(address: Hex, roundId: bigint | null, page: PageRequest): Promise<ListEnvelope<WinDto>> {
-    if (roundId !== null) await this.existingRound(roundId);
-    return paginate(
-      page,
-      (limit) => this.readModels.walletWins(address, roundId, ticketPage(page, limit)),
-      byId,
-      formatWin,
-    );
+    const [, list] = await Promise.all([
+      roundId === null ? null : this.existingRound(roundId),
+      paginate(page, (limit) => this.readModels.walletWins(address, roundId, ticketPage(page, limit)), byId, formatWin),
+    ]);
+    return list;
   }
 
   /** Round-scoped endpoints answer 404 for a round that does not exist, rather than an empty list. */

@@ -46,6 +46,12 @@ export class ApiKeyRevokedError extends Error {
   }
 }
 
+/**
+ * Postgres NOTIFY channel told (on commit) whenever a stored key changes: API processes cache key
+ * lookups and drop the cache when they hear it, so a revocation takes effect at once everywhere.
+ */
+export const API_KEYS_CHANGED_CHANNEL = 'lottery_api_keys_changed';
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Create, list, revoke and rotate Data API keys (called by the ops CLI), and look them up (the API). */
@@ -77,6 +83,7 @@ export class ApiKeysService {
       if (row.revokedAt === null) {
         row.revokedAt = new Date();
         await tx.save(row);
+        await announceChange(tx, id);
       }
       return toRecord(row);
     });
@@ -91,6 +98,7 @@ export class ApiKeysService {
       old.revokedAt = new Date();
       old.replacedBy = issued.record.id;
       await tx.save(old);
+      await announceChange(tx, id);
       return issued;
     });
   }
@@ -101,7 +109,9 @@ export class ApiKeysService {
       const row = await lockKey(tx, id);
       row.perMinute = limits.perMinute;
       row.perDay = limits.perDay;
-      return toRecord(await tx.save(row));
+      const saved = toRecord(await tx.save(row));
+      await announceChange(tx, id);
+      return saved;
     });
   }
 
@@ -128,6 +138,11 @@ export class ApiKeysService {
     });
     return { key, record: toRecord(await manager.save(row)) };
   }
+}
+
+/** Delivered by Postgres only if and when the transaction commits. */
+async function announceChange(tx: EntityManager, id: string): Promise<void> {
+  await tx.query('SELECT pg_notify($1, $2)', [API_KEYS_CHANGED_CHANNEL, id]);
 }
 
 async function lockKey(tx: EntityManager, id: string): Promise<ApiKeyEntity> {

@@ -1,0 +1,69 @@
+import { API_KEYS_CHANGED_CHANNEL } from '@lottery/persistence';
+import { Client } from 'pg';
+import type { AppLogger } from '../logger';
+
+export interface ApiKeyChangeSubscriber {
+  /** Whether changes are being heard (false while the connection is down). */
+  setListening(listening: boolean): void;
+  /** A key changed. */
+  invalidate(): void;
+}
+
+const INITIAL_RETRY_MS = 500;
+const MAX_RETRY_MS = 10_000;
+
+/**
+ * Holds a connection LISTENing on the accounts' key-change channel and tells the subscriber (the key
+ * cache) of every change, and whether it is listening at all: a lost connection means changes may go
+ * unheard, so the subscriber stops trusting what it has until the connection is back.
+ */
+export class ApiKeyChangeListener {
+  private client: Client | null = null;
+  private stopped = false;
+  private retryTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly subscriber: ApiKeyChangeSubscriber,
+    private readonly logger: AppLogger,
+  ) {}
+
+  start(): void {
+    void this.connect(INITIAL_RETRY_MS);
+  }
+
+  async close(): Promise<void> {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.subscriber.setListening(false);
+    await this.client?.end().catch(() => undefined);
+  }
+
+  private async connect(retryMs: number): Promise<void> {
+    if (this.stopped) return;
+    const client = new Client({ connectionString: this.databaseUrl, application_name: 'lottery-api-key-changes' });
+    this.client = client;
+    let lost = false;
+    const onLost = (error?: Error) => {
+      if (lost) return;
+      lost = true;
+      this.subscriber.setListening(false);
+      client.end().catch(() => undefined);
+      if (this.stopped) return;
+      this.logger.warn({ err: error, retryMs }, 'API key change notifications lost; key lookups uncached until back');
+      this.retryTimer = setTimeout(() => void this.connect(Math.min(retryMs * 2, MAX_RETRY_MS)), retryMs);
+    };
+    client.on('error', onLost);
+    client.on('end', () => onLost());
+    client.on('notification', () => this.subscriber.invalidate());
+    try {
+      await client.connect();
+      await client.query(`LISTEN "${API_KEYS_CHANGED_CHANNEL}"`);
+      if (lost || this.stopped) return;
+      retryMs = INITIAL_RETRY_MS;
+      this.subscriber.setListening(true);
+    } catch (error) {
+      onLost(error as Error);
+    }
+  }
+}

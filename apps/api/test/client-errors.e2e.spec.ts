@@ -1,0 +1,57 @@
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { startTestApp, type TestApp } from './support/test-app';
+
+/** Raw bytes on a real socket: what Node's HTTP parser refuses never reaches `inject`. */
+function exchange(port: number, request: string): Promise<{ status: number; headers: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(request));
+    let response = '';
+    socket.on('data', (chunk: Buffer) => (response += chunk.toString('utf8')));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head, body = ''] = response.split('\r\n\r\n');
+      resolve({ status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body });
+    });
+  });
+}
+
+const requestIdOf = (headers: string) => /^x-request-id: (.+)$/m.exec(headers)?.[1];
+
+// Found by reliability/suites/bad-input.ts: these answers were Fastify's own `{"error":"Bad Request",
+// "message":"Client Error","statusCode":400}`, in no group's format and without an X-Request-Id.
+describe('requests the HTTP parser refuses', () => {
+  let api: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    api = await startTestApp();
+    await api.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (api.app.getHttpServer().address() as AddressInfo).port;
+  });
+  afterAll(() => api?.close());
+
+  it('answers headers over the limit with 431 in the Data API envelope, with its X-Request-Id', async () => {
+    const response = await exchange(port, `GET /v1/rounds HTTP/1.1\r\nHost: x\r\nX-Big: ${'z'.repeat(20_000)}\r\n\r\n`);
+    expect(response.status).toBe(431);
+    expect(JSON.parse(response.body)).toEqual({
+      error: {
+        code: 'invalid_request',
+        message: 'Request headers too large',
+        request_id: requestIdOf(response.headers),
+      },
+    });
+  });
+
+  it('answers a raw non-ASCII request-target with 400 in the group format of its path', async () => {
+    const pool = await exchange(port, 'GET /api/v1/daily-ticket-pool/é HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect([pool.status, JSON.parse(pool.body)]).toEqual([400, { error: 'Malformed HTTP request' }]);
+    expect(requestIdOf(pool.headers)).toMatch(/^[0-9a-f-]{36}$/);
+    const data = await exchange(port, 'GET /v1/rounds/é HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(data.status).toBe(400);
+    expect(JSON.parse(data.body).error).toMatchObject({
+      code: 'invalid_request',
+      request_id: requestIdOf(data.headers),
+    });
+  });
+});
