@@ -1,10 +1,11 @@
+import { partnerSource } from '@lottery/chain';
 import type { Hex } from '@lottery/domain';
 import type { GrantRecord } from '@lottery/persistence';
+import { testWallets } from '@lottery/pipeline-testing';
 import { startRpcFaultProxy } from '@lottery/testing';
 import Redis from 'ioredis';
 import type { GiveawaysRuntime } from '../src/partner-giveaways/purchase/start-partner-giveaways';
-import { partnerSource, TicketBuyerChain } from '../src/partner-giveaways/purchase/ticket-buyer-chain';
-import { testWallets } from './support/partner-chain';
+import { TicketBuyerChain } from '../src/partner-giveaways/purchase/ticket-buyer-chain';
 import { PartnerHarness, post } from './support/partner-harness';
 import { TcpProxy } from './support/tcp-proxy';
 import type { TestApp } from './support/test-app';

@@ -1,6 +1,6 @@
+import { partnerSource } from '@lottery/chain';
+import { testWallets } from '@lottery/pipeline-testing';
 import { maxUint256 } from 'viem';
-import { partnerSource } from '../src/partner-giveaways/purchase/ticket-buyer-chain';
-import { testWallets } from './support/partner-chain';
 import { get, PartnerHarness, post } from './support/partner-harness';
 import type { TestApp } from './support/test-app';
 

@@ -1,5 +1,6 @@
 import { createSimulationContext } from '@lottery/contracts';
 import { checksumAddress, FRACTION_SCALE } from '@lottery/domain';
+import { buildProjectedLottery, type ProjectedLottery } from '@lottery/pipeline-testing';
 import { OpenApiValidator } from './support/openapi-validator';
 import {
   drawingState,
@@ -11,7 +12,6 @@ import {
   type LotteryChainReads,
   type TicketOnChain,
 } from './support/lottery-chain-reads';
-import { buildProjectedLottery, type ProjectedLottery } from './support/projected-lottery';
 import { StubApiKeys } from './support/stub-api-keys';
 import { startTestApp, type TestApp } from './support/test-app';
 

@@ -30,13 +30,7 @@ import pino from 'pino';
 import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { BaseError, ContractFunctionRevertedError, createPublicClient, http, type PublicClient } from 'viem';
-// The reference fold and the field-by-field comparison are libs/projection's test support, shared rather
-// than copied: no library can host them (libs/testing would close a cycle through @lottery/persistence,
-// whose tests use it; libs/pipeline-testing drives the pipeline, it is no oracle).
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { expectSameReadModels } from '../../../libs/projection/test/support/read-model-comparison';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { referenceFold, type ReferenceModels } from '../../../libs/projection/test/support/reference-fold';
+import { expectSameReadModels, referenceFold, type ReferenceModels } from '@lottery/fold-testing';
 import { createProjectorMetrics } from '../src/projector-metrics';
 import { runProjector } from '../src/run-projector';
 

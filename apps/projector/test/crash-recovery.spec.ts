@@ -12,17 +12,10 @@ import { createEventLog, type EventLog } from '@lottery/event-log';
 import { createReadModelDataSource, migrateReadModels } from '@lottery/persistence';
 import { Projection } from '@lottery/projection';
 import { exited, spawnApp } from '@lottery/pipeline-testing';
-import { createTestDatabase, type TestDatabase } from '@lottery/testing';
+import { createTestDatabase, dumpSchema, type TestDatabase } from '@lottery/testing';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-// libs/projection's test support (the synthetic history, its reorgs, the dump), shared rather than copied:
-// libs/testing cannot host it (a cycle through @lottery/persistence, whose tests use libs/testing).
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { dumpSchema } from '../../../libs/projection/test/support/dump-schema';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { lotteryHistory } from '../../../libs/projection/test/support/lottery-history';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { logWithReorg } from '../../../libs/projection/test/support/reorg';
+import { lotteryHistory, logWithReorg } from '@lottery/fold-testing';
 
 jest.setTimeout(150_000);
 

@@ -1,7 +1,5 @@
-import { lotteryHistory } from './support/lottery-history';
+import { lotteryHistory, expectSameReadModels, referenceFold } from '@lottery/fold-testing';
 import { asLog, feed, projectionSuite } from './support/projection-harness';
-import { expectSameReadModels } from './support/read-model-comparison';
-import { referenceFold } from './support/reference-fold';
 
 describe('the fold equals a simple reference fold over generated histories', () => {
   const h = projectionSuite('projection_diff');

@@ -1,6 +1,6 @@
 import type { ChainEventEnvelope } from '@lottery/domain';
 import { PoisonEventError } from '../src';
-import { lotteryHistory } from './support/lottery-history';
+import { lotteryHistory } from '@lottery/fold-testing';
 import { asLog, startProjection, type ProjectionHarness } from './support/projection-harness';
 import { resetReadModels } from './support/reset-read-models';
 

@@ -1,11 +1,7 @@
 import { blocksReverted, canonicalEvents, type ChainEventEnvelope } from '@lottery/domain';
 import { Projection } from '../src';
-import { lotteryHistory } from './support/lottery-history';
+import { lotteryHistory, expectSameReadModels, referenceFold, logWithReorg, must } from '@lottery/fold-testing';
 import { asLog, CHAIN_ID, feed, projectionSuite } from './support/projection-harness';
-import { expectSameReadModels } from './support/read-model-comparison';
-import { referenceFold } from './support/reference-fold';
-import { logWithReorg } from './support/reorg';
-import { must } from './support/must';
 
 const history = lotteryHistory({ seed: 11, settledRounds: 4, purchasesPerRound: 50, wallets: 10 });
 const blocks = [...new Set(history.map((e) => e.blockNumber))];

@@ -1,13 +1,9 @@
 import { createHash } from 'node:crypto';
 import { replayIntoFreshSchema, type ReplayProgress } from '../src';
-import { dumpSchema } from './support/dump-schema';
-import { lotteryHistory } from './support/lottery-history';
+import { dumpSchema } from '@lottery/testing';
+import { lotteryHistory, expectSameReadModels, referenceFold, logWithReorg, must } from '@lottery/fold-testing';
 import { MemoryLog } from './support/memory-log';
 import { CHAIN_ID, startProjection, type ProjectionHarness } from './support/projection-harness';
-import { expectSameReadModels } from './support/read-model-comparison';
-import { referenceFold } from './support/reference-fold';
-import { logWithReorg } from './support/reorg';
-import { must } from './support/must';
 
 const history = lotteryHistory({ seed: 41, settledRounds: 3, purchasesPerRound: 50, wallets: 10 });
 const blocks = [...new Set(history.map((e) => e.blockNumber))];

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { spawnApp } from '@lottery/pipeline-testing';
+import { indexerChainEnv, spawnApp } from '@lottery/pipeline-testing';
 import type { LotteryDeployment } from '@lottery/contracts';
 
 /** The environment the indexer app needs for a local deployment and a Postgres event log. */
@@ -9,16 +9,8 @@ export function indexerEnv(
   databaseUrl: string,
   extra: NodeJS.ProcessEnv = {},
 ): NodeJS.ProcessEnv {
-  const a = deployment.addresses;
   return {
-    RPC_URL: rpcUrl,
-    CHAIN_ID: String(deployment.chainId),
-    JACKPOT_ADDRESS: a.jackpot,
-    LP_MANAGER_ADDRESS: a.lpManager,
-    PAYOUT_CALCULATOR_ADDRESS: a.payoutCalculator,
-    RANDOM_TICKET_BUYER_ADDRESS: a.randomTicketBuyer,
-    DAILY_POOL_ADDRESS: a.dailyTicketPool,
-    START_BLOCK: deployment.deployBlock.toString(),
+    ...indexerChainEnv(rpcUrl, deployment),
     EVENT_LOG: 'postgres',
     DATABASE_URL: databaseUrl,
     METRICS_PORT: '0',

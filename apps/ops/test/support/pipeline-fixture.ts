@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,16 +12,27 @@ import { createReadModelDataSource, migrateReadModels } from '@lottery/persisten
 import { Projection, type BatchResult } from '@lottery/projection';
 import {
   followToHead as followLotteryToHead,
+  indexerChainEnv,
   logCaughtUp,
   lotteryFollower,
   rpcCall,
   spawnApp,
 } from '@lottery/pipeline-testing';
 import { createTestDatabase, startAnvil, type AnvilInstance, type TestDatabase } from '@lottery/testing';
+export { dumpSchema } from '@lottery/testing';
 
-export { eventually, exited, headOf, readWholeLog, rpcCall, startFollower } from '@lottery/pipeline-testing';
+export {
+  eventually,
+  exited,
+  headOf,
+  jsonOf,
+  readWholeLog,
+  rpcCall,
+  runOps,
+  startFollower,
+  type OpsRun,
+} from '@lottery/pipeline-testing';
 
-export const ROOT = join(__dirname, '..', '..', '..', '..');
 export const LOG_SCHEMA = 'lottery_log';
 
 /**
@@ -98,29 +109,6 @@ export async function projectLog(projection: Projection, log: EventLog, batchSiz
   }
 }
 
-/**
- * Every row of every table of a schema, as text, in a canonical order: equal dumps = equal read models.
- * `projector_state` holds the log position, which differs between logs with the same canonical events.
- */
-export async function dumpSchema(
-  dataSource: DataSource,
-  schema = 'lottery',
-  exclude: string[] = ['read_model_migrations'],
-): Promise<string> {
-  const tables = (await dataSource.query(
-    `SELECT tablename FROM pg_tables WHERE schemaname = $1 AND NOT (tablename = ANY($2::text[])) ORDER BY 1`,
-    [schema, exclude],
-  )) as { tablename: string }[];
-  const parts: string[] = [];
-  for (const { tablename } of tables) {
-    const rows = (await dataSource.query(`SELECT t::text AS row FROM "${schema}"."${tablename}" t ORDER BY 1`)) as {
-      row: string;
-    }[];
-    parts.push(`-- ${tablename}`, ...rows.map((r) => r.row));
-  }
-  return parts.join('\n');
-}
-
 export async function schemaOid(dataSource: DataSource, schema: string): Promise<number | null> {
   const rows = (await dataSource.query(`SELECT oid::int AS oid FROM pg_namespace WHERE nspname = $1`, [schema])) as {
     oid: number;
@@ -143,47 +131,10 @@ export function opsEnv(f: PipelineFixture, extra: NodeJS.ProcessEnv = {}): NodeJ
   };
 }
 
-export interface OpsRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `node -r ./tools/register.js apps/ops/src/main.ts …`, as `npm run ops -- …` runs it. */
-export function runOps(args: string[], env: NodeJS.ProcessEnv): Promise<OpsRun> {
-  const child = spawn(
-    process.execPath,
-    ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'apps', 'ops', 'src', 'main.ts'), ...args],
-    { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
-}
-
-/** The JSON document a `--json` run printed, with the run's stderr in the failure message if there is none. */
-export function jsonOf<T = Record<string, unknown>>(run: OpsRun): T {
-  try {
-    return JSON.parse(run.stdout) as T;
-  } catch {
-    throw new Error(`no JSON on stdout (exit ${run.code}):\n${run.stdout}\n--- stderr ---\n${run.stderr}`);
-  }
-}
-
 /** The environment apps/indexer needs for the fixture (run as a process, as production does). */
 export function indexerEnv(f: PipelineFixture): NodeJS.ProcessEnv {
-  const a = f.deployment.addresses;
   return {
-    RPC_URL: f.anvil.rpcUrl,
-    CHAIN_ID: String(f.deployment.chainId),
-    JACKPOT_ADDRESS: a.jackpot,
-    LP_MANAGER_ADDRESS: a.lpManager,
-    PAYOUT_CALCULATOR_ADDRESS: a.payoutCalculator,
-    RANDOM_TICKET_BUYER_ADDRESS: a.randomTicketBuyer,
-    DAILY_POOL_ADDRESS: a.dailyTicketPool,
-    START_BLOCK: f.deployment.deployBlock.toString(),
+    ...indexerChainEnv(f.anvil.rpcUrl, f.deployment),
     EVENT_LOG: 'postgres',
     EVENT_LOG_SCHEMA: LOG_SCHEMA,
     DATABASE_URL: f.db.url,

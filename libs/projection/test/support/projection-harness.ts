@@ -8,7 +8,7 @@ import {
 import { createTestDatabase, type TestDatabase } from '@lottery/testing';
 import type { DataSource } from 'typeorm';
 import { Projection, type LogRecord } from '../../src';
-import { Random } from './chain-writer';
+import { Random } from '@lottery/fold-testing';
 import { resetReadModels } from './reset-read-models';
 
 export const CHAIN_ID = 31337;

@@ -9,9 +9,10 @@ import {
 } from '@lottery/contracts';
 import { createEventLog, type EventLog } from '@lottery/event-log';
 import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries } from '@lottery/persistence';
-import { eventually, lotteryFollower, startFollower } from '@lottery/pipeline-testing';
 import { Projection } from '@lottery/projection';
 import { createTestDatabase, startAnvil, type AnvilInstance, type TestDatabase } from '@lottery/testing';
+import { eventually } from './eventually';
+import { lotteryFollower, startFollower } from './lottery-follower';
 
 /**
  * Read models as production builds them: a seeded history on anvil, the real chain follower appending it to
@@ -22,6 +23,8 @@ export interface ProjectedLottery {
   anvil: AnvilInstance;
   deployment: LotteryDeployment;
   history: HistoryResult;
+  /** The scratch database holding the event log and the read models (for an API process to read). */
+  databaseUrl: string;
   /** The read-model schema's data source (also what PostgresReadModelQueries reads). */
   dataSource: DataSource;
   readModels: PostgresReadModelQueries;
@@ -82,6 +85,7 @@ export async function buildProjectedLottery(options: ProjectedLotteryOptions): P
         anvil,
         deployment,
         history,
+        databaseUrl: database.url,
         dataSource: source,
         readModels: new PostgresReadModelQueries(source),
         chain,

@@ -1,0 +1,23 @@
+import type { LotteryDeployment } from '@lottery/contracts';
+
+/**
+ * The indexer app's node, chain and contracts for a local deployment (apps/indexer/src/config.ts): what
+ * every test, benchmark and suite that runs the indexer as a process gives it, beside its event log.
+ */
+export function indexerChainEnv(
+  rpcUrl: string,
+  deployment: LotteryDeployment,
+  startBlock: bigint | number = deployment.deployBlock,
+): NodeJS.ProcessEnv {
+  const a = deployment.addresses;
+  return {
+    RPC_URL: rpcUrl,
+    CHAIN_ID: String(deployment.chainId),
+    START_BLOCK: startBlock.toString(),
+    JACKPOT_ADDRESS: a.jackpot,
+    LP_MANAGER_ADDRESS: a.lpManager,
+    PAYOUT_CALCULATOR_ADDRESS: a.payoutCalculator,
+    RANDOM_TICKET_BUYER_ADDRESS: a.randomTicketBuyer,
+    DAILY_POOL_ADDRESS: a.dailyTicketPool,
+  };
+}
