@@ -16,11 +16,19 @@
 import { resolve } from 'node:path';
 import { createSimulationContext } from '@lottery/contracts';
 import { createEventLog, type EventLog } from '@lottery/event-log';
-import { startKafka, type KafkaBroker } from '@lottery/testing';
-import { currentLoad, describeMachine, gitCommit, LoadMonitor } from './lib/machine';
+import {
+  currentLoad,
+  describeMachine,
+  fmt,
+  gitCommit,
+  LoadMonitor,
+  pct,
+  startKafka,
+  type KafkaBroker,
+} from '@lottery/testing';
 import { parseOptions } from './lib/options';
 import { createScratchDatabase, postgresVersion, type ScratchDatabase } from './lib/postgres';
-import { fmt, pct, writeReport, type Report, type Row, type Section } from './lib/report';
+import { writeReport, type Report, type Row, type Section } from './lib/report';
 import { log, round } from './lib/stats';
 import { buildChainHistory, headOf, indexedAddresses, type ChainHistory } from './stages/chain-history';
 import { measureGetLogsCeiling, surveyLogs } from './stages/get-logs-ceiling';
@@ -466,16 +474,17 @@ async function main(): Promise<void> {
     if (pgRun && production)
       notes.push(
         `Indexer vs eth_getLogs: ${pct(production.eventsPerSecond / ceiling.best.logsPerSecond)} of the ceiling. The history is dense (up to ${fmt(ceiling.maxLogsPerBlock)} logs in one block), ` +
-          `so the range planner's first range (1,000 blocks) holds all of it; viem refuses the response (over 10 MB) and the fetcher halves the range, one half after the other: ` +
-          `${pgRun.getLogs.refused} refused requests cost ${fmt(pgRun.getLogs.refusedSeconds, 2)} s of the ${fmt(pgRun.seconds, 2)} s, the four-way concurrency is unused while the halves are fetched, ` +
-          `and the events arrive in few large appends (largest ${fmt(pgRun.appends.largest)} events; appends took ${fmt(pgRun.appends.seconds, 2)} s). ` +
-          `On a real chain (a few lottery logs per block) the first ranges fit. What would help here (libs/chain, not changed by the benchmark): a first span sized from a probe of the density, and fetching the halves of a split range concurrently.`,
+          `so the range planner's first range (1,000 blocks) holds all of it: viem refuses the response (over 10 MB), and the fetcher asks for smaller ranges one at a time until one fits, ` +
+          `then plans the rest from the density it saw (four in flight), each piece appended as it arrives (see bench/PROFILE.md). ` +
+          `${pgRun.getLogs.refused} refused requests cost ${fmt(pgRun.getLogs.refusedSeconds, 2)} s of the ${fmt(pgRun.seconds, 2)} s: the node builds each refused response in full. ` +
+          `${fmt(pgRun.appends.count)} appends took ${fmt(pgRun.appends.seconds, 2)} s (largest ${fmt(pgRun.appends.largest)} events). ` +
+          `On a real chain (a few lottery logs per block) the first ranges fit.`,
       );
     if (pipeline.indexerStalls > 0 && production)
       notes.push(
         `The indexer app took ${fmt(pipeline.indexerCaughtUpSeconds, 2)} s to catch up against ${fmt(production.seconds, 2)} s for the same follower in-process: ` +
           `its stall watchdog (STALL_TIMEOUT_MS, default 60 s: no progress while behind the head) restarted the fetch ${fmt(pipeline.indexerStalls)} time(s). ` +
-          `The first range holds the whole history and reports progress only once all its halves are fetched, so the first attempt is aborted and the backfill starts again from the (empty) checkpoint.`,
+          `The fetcher reports every piece of a split range (bench/PROFILE.md), so a restart means one eth_getLogs call or one append took that long (the indexer logs the block it was at).`,
       );
     if (ponder.ran) {
       const ratio = ponder.seconds / pipeline.caughtUpSeconds;

@@ -9,9 +9,7 @@ import { createEventLog, type EventLog } from '@lottery/event-log';
 import { replayIntoFreshSchema, type ReplayProgress } from '@lottery/projection';
 import { Client } from 'pg';
 import { startKafka, type KafkaBroker } from '@lottery/testing';
-// The synthetic history generator is test support of libs/projection, not part of its public API.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { lotteryHistory } from '../libs/projection/test/support/lottery-history';
+import { lotteryHistory } from '@lottery/fold-testing';
 
 const CHAIN_ID = 31337;
 

@@ -38,6 +38,7 @@ import {
 } from './report';
 import { processStats, ROOT, startServer, type Server } from './servers';
 import { freePort } from '@lottery/telemetry';
+import { parseFlags } from '@lottery/testing';
 
 const SERVER_URL = process.env['DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/postgres';
 const READ_SCHEMA = 'lottery';
@@ -81,47 +82,42 @@ function parseOptions(argv: readonly string[]): Options {
     cpuProfileDir: null,
     rewriteMarkdown: false,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
-      return v;
-    };
-    const count = (raw = value()): number => {
-      const n = Number(raw.replace(/_/g, ''));
-      if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} needs a positive whole number\n${USAGE}`);
-      return n;
-    };
-    switch (flag) {
+  const positive = (raw: string, flag: string): number => {
+    const n = Number(raw.replace(/_/g, ''));
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} needs a positive whole number\n${USAGE}`);
+    return n;
+  };
+  parseFlags(argv, USAGE, (flag) => {
+    switch (flag.name) {
       case '--tickets':
-        o.tickets = value()
+        o.tickets = flag
+          .value()
           .split(',')
-          .map((n) => count(n));
+          .map((n) => positive(n, flag.name));
         break;
       case '--duration':
-        o.durationSeconds = count();
+        o.durationSeconds = flag.count(1);
         break;
       case '--connections':
-        o.connections = count();
+        o.connections = flag.count(1);
         break;
       case '--warmup':
-        o.warmupSeconds = Number(value());
+        o.warmupSeconds = Number(flag.value());
         break;
       case '--repeat':
-        o.repeat = count();
+        o.repeat = flag.count(1);
         break;
       case '--tickets-per-round':
-        o.ticketsPerRound = count();
+        o.ticketsPerRound = flag.count(1);
         break;
       case '--tickets-per-wallet':
-        o.ticketsPerWallet = count();
+        o.ticketsPerWallet = flag.count(1);
         break;
       case '--max-generate-seconds':
-        o.maxGenerateSeconds = count();
+        o.maxGenerateSeconds = flag.count(1);
         break;
       case '--redis':
-        o.redis = value();
+        o.redis = flag.value();
         break;
       case '--no-redis':
         o.redis = null;
@@ -130,26 +126,22 @@ function parseOptions(argv: readonly string[]): Options {
         o.keep = true;
         break;
       case '--out':
-        o.outDir = value();
+        o.outDir = flag.value();
         break;
       case '--no-write':
         o.write = false;
         break;
       case '--cpu-prof':
-        o.cpuProfileDir = resolve(value());
+        o.cpuProfileDir = resolve(flag.value());
         break;
       case '--rewrite-markdown':
         o.rewriteMarkdown = true;
         break;
-      case '--help':
-      case '-h':
-        console.log(USAGE);
-        process.exit(0);
-        break;
       default:
-        throw new Error(`unknown flag ${flag}\n${USAGE}`);
+        return false;
     }
-  }
+    return true;
+  });
   if (o.ticketsPerRound >= 1_000_000) throw new Error('--tickets-per-round must be below 1,000,000 (block numbering)');
   return o;
 }

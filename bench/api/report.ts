@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { blockMarkers, fmt, pct as share, writeMarkedBlock } from '@lottery/testing';
 import type { Dataset } from './dataset';
 import type { Measurement } from './load';
 
@@ -49,11 +49,8 @@ export interface Results {
   skipped: { tickets: number; reason: string }[];
 }
 
-const fmt = (x: number, digits = 0) =>
-  Number.isFinite(x)
-    ? x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
-    : '–';
-const pct = (x: number) => `${fmt(x * 100, 0)} %`;
+const pct = (x: number) => share(x, 0);
+const { begin: BEGIN, end: END } = blockMarkers('bench:api');
 const spread = (runs: Measurement[]) => runs.map((m) => fmt(m.rps)).join(', ');
 
 export function printTable(size: SizeResult): void {
@@ -116,7 +113,7 @@ function sizeSection(size: SizeResult): string {
 export function markdownBlock(r: Results): string {
   const o = r.options;
   return [
-    '<!-- bench:api -->',
+    BEGIN,
     '## API',
     '',
     `Data API \`/v1\` (apps/api, NestJS on Fastify, run as \`npm start\` runs it) against a minimal raw Fastify + pg ` +
@@ -145,19 +142,11 @@ export function markdownBlock(r: Results): string {
     ...r.skipped.map((s) => `Not measured at ${fmt(s.tickets)} tickets: ${s.reason}`),
     ...(r.skipped.length > 0 ? [''] : []),
     'Figures: bench/api-results.json.',
-    '<!-- /bench:api -->',
+    END,
   ].join('\n');
 }
 
 /** Replaces only the `<!-- bench:api -->` … `<!-- /bench:api -->` block (appended when absent). */
 export function writeResultsMarkdown(path: string, block: string): void {
-  const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
-  const start = current.indexOf('<!-- bench:api -->');
-  const endMarker = '<!-- /bench:api -->';
-  const end = current.indexOf(endMarker);
-  const next =
-    start >= 0 && end > start
-      ? current.slice(0, start) + block + current.slice(end + endMarker.length)
-      : `${current.replace(/\n*$/, '\n\n')}${block}\n`;
-  writeFileSync(path, next);
+  writeMarkedBlock(path, 'bench:api', block, 'last');
 }

@@ -1,3 +1,5 @@
+import { parseFlags } from '@lottery/testing';
+
 /**
  * Command-line flags of `npm run bench`. Defaults are the sizes of issue 9 (≥ 200,000 events, 1,000
  * latency samples); `--quick` is a smoke-test run of a few minutes.
@@ -38,32 +40,21 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     keep: false,
     outDir: null,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
-      return v;
-    };
-    const count = (): number => {
-      const n = Number(value().replace(/_/g, ''));
-      if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} needs a whole number\n${USAGE}`);
-      return n;
-    };
-    switch (flag) {
+  parseFlags(argv, USAGE, (flag) => {
+    switch (flag.name) {
       case '--quick':
         break;
       case '--events':
-        options.events = count();
+        options.events = flag.count();
         break;
       case '--samples':
-        options.samples = count();
+        options.samples = flag.count();
         break;
       case '--gas-limit':
-        options.gasLimit = BigInt(count());
+        options.gasLimit = BigInt(flag.count());
         break;
       case '--trailing-blocks':
-        options.trailingBlocks = count();
+        options.trailingBlocks = flag.count();
         break;
       case '--no-kafka':
         options.kafka = false;
@@ -75,16 +66,12 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
         options.keep = true;
         break;
       case '--out':
-        options.outDir = value();
-        break;
-      case '--help':
-      case '-h':
-        console.log(USAGE);
-        process.exit(0);
+        options.outDir = flag.value();
         break;
       default:
-        throw new Error(`unknown flag ${flag}\n${USAGE}`);
+        return false;
     }
-  }
+    return true;
+  });
   return options;
 }

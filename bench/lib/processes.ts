@@ -12,11 +12,18 @@ export interface AppProcess {
   stop(): Promise<void>;
 }
 
-/** Runs `apps/<name>/src/main.ts` as production does here (node + the swc register hook), with `env`. */
-export function spawnApp(name: 'indexer' | 'projector' | 'api', env: NodeJS.ProcessEnv): AppProcess {
+/**
+ * Runs `apps/<name>/src/main.ts` as production does here (node + the swc register hook), with `env`;
+ * `nodeArgs` go to node before the script (e.g. `--cpu-prof`).
+ */
+export function spawnApp(
+  name: 'indexer' | 'projector' | 'api',
+  env: NodeJS.ProcessEnv,
+  nodeArgs: readonly string[] = [],
+): AppProcess {
   const child = spawn(
     process.execPath,
-    ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'apps', name, 'src', 'main.ts')],
+    [...nodeArgs, '-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'apps', name, 'src', 'main.ts')],
     { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let tail = '';
@@ -63,6 +70,21 @@ export function memoryOf(pid: number | undefined): { rssMb: number; peakMb: numb
     return null;
   }
 }
+
+/** CPU time (user + system) a live process has used so far, in seconds; null once it is gone. */
+export function cpuSecondsOf(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    // fields after the command name (which may hold spaces): utime and stime are the 12th and 13th
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** USER_HZ: 100 on Linux on every architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /** Samples each process's RSS until stopped: peak and the last value seen. */
 export class RssSampler {

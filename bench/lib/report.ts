@@ -2,9 +2,8 @@
  * bench/results.json (a flat object of named numbers, as issue 9 asks) and bench/RESULTS.md (the machine,
  * the date, every figure, the ratios and the notes on goals).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { MachineInfo } from './machine';
+import { blockMarkers, writeFigures, writeMarkedBlock, type MachineInfo } from '@lottery/testing';
 
 export interface Row {
   figure: string;
@@ -29,13 +28,6 @@ export interface Report {
   notes: string[];
   figures: Record<string, number>;
 }
-
-export const fmt = (n: number, digits = 0): string =>
-  Number.isFinite(n)
-    ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
-    : 'n/a';
-
-export const pct = (share: number): string => (Number.isFinite(share) ? `${(share * 100).toFixed(1)} %` : 'n/a');
 
 export function renderMarkdown(report: Report): string {
   const m = report.machine;
@@ -86,36 +78,12 @@ export function renderMarkdown(report: Report): string {
   return lines.join('\n');
 }
 
-const BEGIN = '<!-- bench:main -->';
-const END = '<!-- /bench:main -->';
-
-/**
- * RESULTS.md is shared with bench/api (its own `<!-- bench:api -->` block): only this script's block is
- * replaced, or put first when absent; everything else in the file is kept.
- */
-function writeBlock(path: string, block: string): void {
-  const current = existsSync(path) ? readFileSync(path, 'utf8') : '';
-  const start = current.indexOf(BEGIN);
-  const end = current.indexOf(END);
-  let next: string;
-  if (start >= 0 && end > start) next = current.slice(0, start) + block + current.slice(end + END.length);
-  else if (current.trim() === '') next = `# Benchmarks\n\n${block}\n`;
-  else {
-    // after the title line, before any other block
-    const title = /^# .*\n+/.exec(current);
-    const at = title ? title[0].length : 0;
-    next = `${current.slice(0, at)}${block}\n\n${current.slice(at)}`;
-  }
-  writeFileSync(path, next);
-}
+const { begin: BEGIN, end: END } = blockMarkers('bench:main');
 
 export function writeReport(report: Report, outDir: string): { markdown: string; json: string } {
   const markdown = join(outDir, 'RESULTS.md');
   const json = join(outDir, 'results.json');
-  writeBlock(markdown, renderMarkdown(report));
-  const figures = Object.fromEntries(
-    Object.entries(report.figures).map(([k, v]) => [k, Number.isFinite(v) ? Math.round(v * 1000) / 1000 : null]),
-  );
-  writeFileSync(json, `${JSON.stringify(figures, null, 2)}\n`);
+  writeMarkedBlock(markdown, 'bench:main', renderMarkdown(report), 'first');
+  writeFigures(json, report.figures);
   return { markdown, json };
 }

@@ -21,6 +21,7 @@ import {
   type LotteryDeployment,
   type SimulationContext,
 } from '@lottery/contracts';
+import { indexerChainEnv } from '@lottery/pipeline-testing';
 import { ApiKeysService, createAccountsDataSource, migrateAccounts } from '@lottery/persistence';
 import { buyOneTicket } from '../lib/purchase';
 import { RssSampler, exitedEarly, spawnApp, type AppProcess } from '../lib/processes';
@@ -78,6 +79,11 @@ export interface PipelineResult {
 }
 
 const READ_SCHEMA = 'lottery';
+/**
+ * Between two probes of a catch-up: a scrape of an app's /metrics costs it ~3 ms of CPU, so probing every
+ * 50 ms took 6 % of the indexer's time (bench/PROFILE.md); 250 ms keeps the timing fine enough.
+ */
+export const PROBE_GAP_MS = 250;
 const SAMPLE_TIMEOUT_MS = 15_000;
 export const POLL_GAP_MS = 10;
 /** One probed sample after every PROBE_EVERY headline samples. */
@@ -101,7 +107,7 @@ async function createApiKey(url: string): Promise<string> {
   }
 }
 
-async function metric(port: number, name: string): Promise<number | null> {
+export async function metric(port: number, name: string): Promise<number | null> {
   try {
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     const match = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text);
@@ -136,7 +142,7 @@ async function waitFor<T>(
     const dead = apps.find(exitedEarly);
     if (dead) throw new Error(`${dead.name} exited while waiting for ${what}:\n${dead.stderr().slice(-3_000)}`);
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(50);
+    await sleep(PROBE_GAP_MS);
   }
 }
 
@@ -148,7 +154,6 @@ const ready = (port: number) => () =>
 
 export async function runPipeline(options: PipelineOptions): Promise<PipelineResult> {
   const { deployment, rpcUrl, databaseUrl } = options;
-  const a = deployment.addresses;
   const kafka = options.kafkaBrokers !== null;
   const eventLogEnv: NodeJS.ProcessEnv = kafka
     ? { EVENT_LOG: 'kafka', KAFKA_BROKERS: (options.kafkaBrokers ?? []).join(',') }
@@ -165,15 +170,8 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   };
   const indexerEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
     ...common,
-    ...chain,
     ...eventLogEnv,
-    RPC_URL: rpcUrl,
-    JACKPOT_ADDRESS: a.jackpot,
-    LP_MANAGER_ADDRESS: a.lpManager,
-    PAYOUT_CALCULATOR_ADDRESS: a.payoutCalculator,
-    RANDOM_TICKET_BUYER_ADDRESS: a.randomTicketBuyer,
-    DAILY_POOL_ADDRESS: a.dailyTicketPool,
-    START_BLOCK: deployment.deployBlock.toString(),
+    ...indexerChainEnv(rpcUrl, deployment),
     METRICS_PORT: String(indexerPort),
     ...extra,
   });
