@@ -1,0 +1,143 @@
+import { getAbiItem, toFunctionSelector, type Address } from 'viem';
+import { jackpotAbi, type SeededRandom } from '@lottery/contracts';
+import { headOf, rpcCall } from '@lottery/pipeline-testing';
+import { planReorg, type ReplacedTx } from './reorg-plan';
+
+export interface InjectedReorg {
+  depth: number;
+  /** The first replaced block. */
+  fromBlock: number;
+  /** Transactions in the replaced blocks, mined again, and dropped. */
+  txs: number;
+  reincluded: number;
+  dropped: number;
+  /**
+   * Planned to be mined again but missing from anvil_reorg's blocks, so sent again: the simulator may be
+   * waiting for its receipt. anvil skips, silently, a transaction that no longer fits its new block: one
+   * sent without a gas estimate (the simulator's reverting calls) carries the whole block's gas and fits
+   * only first in a block.
+   */
+  resent: number;
+  /** The kept transactions were mined in another order or other blocks. */
+  reshuffled: boolean;
+  /** A settleDrawing was in the replaced blocks; dropped, its round is open again. */
+  settlementReplaced: boolean;
+  settlementDropped: boolean;
+}
+
+interface RpcTx {
+  hash: string;
+  from: string;
+  to: string | null;
+  input: string;
+  value: string;
+  gas: string;
+  gasPrice?: string;
+  maxFeePerGas?: string;
+  maxPriorityFeePerGas?: string;
+}
+
+interface RpcBlock {
+  transactions: RpcTx[];
+}
+
+const DRAW_SELECTORS = new Map([
+  [toFunctionSelector(getAbiItem({ abi: jackpotAbi, name: 'runJackpot' })), 'run' as const],
+  [toFunctionSelector(getAbiItem({ abi: jackpotAbi, name: 'settleDrawing' })), 'settle' as const],
+]);
+
+/**
+ * With automine off the head stands still: nothing the simulator sends is mined (it waits in the pool)
+ * until `work` is done. Turning automine back on mines what waited.
+ */
+export async function withMiningPaused<T>(rpcUrl: string, work: () => Promise<T>): Promise<T> {
+  await rpcCall(rpcUrl, 'evm_setAutomine', [false]);
+  try {
+    return await work();
+  } finally {
+    await rpcCall(rpcUrl, 'evm_setAutomine', [true]);
+  }
+}
+
+/**
+ * Replaces the last `depth` blocks with as many new ones (anvil_reorg), their transactions mined again or
+ * dropped as `planReorg` chooses. Call it with mining paused, so the blocks replaced are the ones read.
+ */
+export async function replaceLastBlocks(
+  rpcUrl: string,
+  jackpot: Address,
+  depth: number,
+  random: SeededRandom,
+): Promise<InjectedReorg> {
+  const head = await headOf(rpcUrl);
+  const fromBlock = head - depth + 1;
+  const blocks: RpcBlock[] = [];
+  for (let n = fromBlock; n <= head; n++) {
+    blocks.push((await rpcCall(rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])) as RpcBlock);
+  }
+  const raw = new Map<string, RpcTx>();
+  const txs: ReplacedTx[] = blocks.flatMap((block, i) =>
+    block.transactions.map((tx) => {
+      raw.set(tx.hash, tx);
+      const isDraw = tx.to?.toLowerCase() === jackpot.toLowerCase();
+      return {
+        hash: tx.hash,
+        from: tx.from.toLowerCase(),
+        draw: isDraw ? (DRAW_SELECTORS.get(tx.input.slice(0, 10) as `0x${string}`) ?? null) : null,
+        block: i,
+      };
+    }),
+  );
+  // Another block producer: the same transactions in the same blocks and second still make new block
+  // hashes, as on a real chain (otherwise anvil would mine the very same blocks again).
+  await rpcCall(rpcUrl, 'anvil_setCoinbase', [randomAddress(random)]);
+  // the pool read last, just before the reorg: a transaction sent after it may still vanish (see the suite)
+  const protectedSenders = new Set([
+    ...(blocks.at(-1)?.transactions ?? []).map((tx) => tx.from.toLowerCase()),
+    ...(await pendingSenders(rpcUrl)),
+  ]);
+  const plan = planReorg(txs, depth, protectedSenders, random);
+  const pairs = plan.reincluded.map(({ tx, block }) => [asRequest(raw.get(tx.hash) as RpcTx), block]);
+  await rpcCall(rpcUrl, 'anvil_reorg', [depth, pairs]);
+  let resent = 0;
+  for (const { tx } of plan.reincluded) {
+    if ((await rpcCall(rpcUrl, 'eth_getTransactionByHash', [tx.hash])) !== null) continue;
+    // the same request with the sender's next nonce, as before: the same hash, mined once mining resumes
+    await rpcCall(rpcUrl, 'eth_sendTransaction', [asRequest(raw.get(tx.hash) as RpcTx)]);
+    resent += 1;
+  }
+  return {
+    depth,
+    fromBlock,
+    txs: txs.length,
+    reincluded: plan.reincluded.length,
+    dropped: plan.dropped.length,
+    resent,
+    reshuffled: plan.reshuffled,
+    settlementReplaced: txs.some((tx) => tx.draw === 'settle'),
+    settlementDropped: plan.dropped.some((tx) => tx.draw === 'settle'),
+  };
+}
+
+/** The transaction as a request anvil signs again (it impersonates the simulator's wallets). */
+function asRequest(tx: RpcTx): Record<string, string> {
+  const request: Record<string, string> = { from: tx.from, input: tx.input, value: tx.value, gas: tx.gas };
+  if (tx.to) request['to'] = tx.to;
+  // the same fees as before: with the same nonce, the same hash (the simulator may still look it up)
+  if (tx.maxFeePerGas && tx.maxPriorityFeePerGas) {
+    request['maxFeePerGas'] = tx.maxFeePerGas;
+    request['maxPriorityFeePerGas'] = tx.maxPriorityFeePerGas;
+  } else if (tx.gasPrice) {
+    request['gasPrice'] = tx.gasPrice;
+  }
+  return request;
+}
+
+function randomAddress(random: SeededRandom): string {
+  return `0x${Array.from({ length: 5 }, () => random.nextUint32().toString(16).padStart(8, '0')).join('')}`;
+}
+
+async function pendingSenders(rpcUrl: string): Promise<string[]> {
+  const content = (await rpcCall(rpcUrl, 'txpool_content')) as { pending: Record<string, unknown> };
+  return Object.keys(content.pending).map((address) => address.toLowerCase());
+}
