@@ -86,7 +86,11 @@ describe('fuzzing paths, queries and headers in-process', () => {
           expect(body.error).toEqual({ code: expect.any(String), message: expect.any(String), request_id: requestId });
         }
       }),
-      { numRuns: 2000 },
+      {
+        numRuns: 2000,
+        // once found by a CI run: the client resolves the dot segment, so the server answers for /v1/wallets/stats
+        examples: [['GET', '/v1/wallets/./stats', '', {}]],
+      },
     );
     // The generators reach the interesting answers, not just one kind of 404.
     for (const status of [200, 400, 401, 403, 404, 405]) expect(seen.get(status) ?? 0).toBeGreaterThan(10);
