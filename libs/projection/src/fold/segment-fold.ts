@@ -21,9 +21,13 @@ export class SegmentFold {
     readonly state: SegmentState,
   ) {}
 
-  /** `revertible`: the event is within the reorg window, so its raw form is kept for an undo. */
+  /**
+   * `revertible`: the event is within the reorg window, so its raw form is kept for an undo — except a
+   * ticket's: its row holds all an undo needs (block, id, round, wallet), and tickets are nearly every
+   * event, so keeping them twice would double what a catch-up through the window writes.
+   */
   async apply(e: DecodedChainEvent, revertible: boolean): Promise<void> {
-    if (revertible) {
+    if (revertible && e.body.type !== 'TicketPurchased') {
       this.state.chainEvents.push({
         blockNumber: e.blockNumber,
         logIndex: e.logIndex,

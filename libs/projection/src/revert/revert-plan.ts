@@ -9,7 +9,6 @@ import type { DecodedChainEvent } from '../decode/decoded-event';
  * recompute.
  */
 export class RevertPlan {
-  readonly boughtTickets: bigint[] = [];
   readonly claimedTickets: bigint[] = [];
   readonly openedRounds: bigint[] = [];
   readonly undrawnRounds: bigint[] = [];
@@ -34,6 +33,13 @@ export class RevertPlan {
     return this.bought.has(userTicketId);
   }
 
+  /** A ticket of the reverted blocks, deleted: its round and wallet are recomputed. */
+  ticketDeleted(ticket: { userTicketId: bigint; roundId: bigint; wallet: Hex }): void {
+    this.bought.add(ticket.userTicketId);
+    this.rounds.add(ticket.roundId);
+    this.wallets.add(ticket.wallet);
+  }
+
   private addLp(roundId: bigint, amount: bigint): void {
     this.lpEarnings.set(roundId, (this.lpEarnings.get(roundId) ?? 0n) + amount);
   }
@@ -43,10 +49,6 @@ export class RevertPlan {
     switch (b.type) {
       case 'NewDrawingInitialized':
         return void this.openedRounds.push(b.roundId);
-      case 'TicketPurchased':
-        this.bought.add(b.userTicketId);
-        this.wallets.add(b.recipient);
-        return void this.boughtTickets.push(b.userTicketId);
       case 'TicketOrderProcessed':
         return this.addLp(b.roundId, b.lpEarnings);
       case 'LpEarningsUpdated':
@@ -67,7 +69,7 @@ export class RevertPlan {
       case 'PoolEntered':
         return void this.poolEntries.push(b.entryId);
       default:
-        // Schemes, pool transactions and winners are deleted by block; the rest is not projected.
+        // Tickets, schemes, pool transactions and winners are deleted by block; the rest is not projected.
         return;
     }
   }

@@ -13,15 +13,15 @@ import { RevertPlan } from './revert-plan';
  */
 export async function undoBlocksFrom(store: ProjectionStore, fromBlock: number, chainId: number): Promise<boolean> {
   const rows = await store.revert.chainEventsFrom(fromBlock);
-  if (rows.length === 0) return false;
   // These events passed the decoder when they were applied; decoding again cannot fail.
   const events = rows.map((r) => decodeRecord({ position: null, event: r.event }, chainId) as DecodedChainEvent);
   const plan = RevertPlan.of(events);
+  // The tickets of those blocks are their own record (chain_events leaves them out): deleted first, so
+  // the plan knows them before older tickets are reset.
+  const bought = await store.revert.deleteTicketsFrom(fromBlock);
+  if (rows.length === 0 && bought.length === 0) return false;
+  for (const ticket of bought) plan.ticketDeleted(ticket);
   await resetOlderTickets(store, plan);
-  for (const { roundId, wallet } of await store.revert.deleteTickets(plan.boughtTickets)) {
-    plan.rounds.add(roundId);
-    plan.wallets.add(wallet);
-  }
 
   await store.revert.deleteRounds(plan.openedRounds);
   await recomputeRounds(store, plan);

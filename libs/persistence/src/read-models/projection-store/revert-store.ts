@@ -46,17 +46,27 @@ export class RevertStore {
     await this.db.query(`DELETE FROM ${this.s}.chain_events WHERE block_number >= $1`, [fromBlock]);
   }
 
-  /** Deletes tickets and returns the rounds and wallets they counted in. */
-  async deleteTickets(userTicketIds: readonly bigint[]): Promise<{ roundId: bigint; wallet: Hex }[]> {
-    if (userTicketIds.length === 0) return [];
-    const rows = await this.rows<{ round_id: string; wallet: string }>(
-      // wrapped in a SELECT: TypeORM returns [rows, count] for a bare DELETE … RETURNING
-      `WITH d AS (DELETE FROM ${this.s}.tickets WHERE user_ticket_id = ANY($1::numeric[]) RETURNING id, round_id, wallet),
+  /**
+   * Deletes the tickets bought at or above a block (with their outcomes) and returns what they counted
+   * in. Tickets are not kept in chain_events: their rows hold everything an undo needs.
+   */
+  async deleteTicketsFrom(fromBlock: number): Promise<{ userTicketId: bigint; roundId: bigint; wallet: Hex }[]> {
+    const rows = await this.rows<{ user_ticket_id: string; round_id: string; wallet: string }>(
+      // Ids follow chain order, so the reverted tickets are those above the newest one that stays: a
+      // backward scan of the primary key finds it past only the reverted rows (no block_number index).
+      // Wrapped in a SELECT: TypeORM returns [rows, count] for a bare DELETE … RETURNING.
+      `WITH keep AS (SELECT id FROM ${this.s}.tickets WHERE block_number < $1 ORDER BY id DESC LIMIT 1),
+            d AS (DELETE FROM ${this.s}.tickets WHERE id > coalesce((SELECT id FROM keep), 0)
+                  RETURNING id, user_ticket_id, round_id, wallet),
             o AS (DELETE FROM ${this.s}.ticket_outcomes WHERE ticket_id IN (SELECT id FROM d))
-       SELECT round_id, wallet FROM d`,
-      [userTicketIds.map(String)],
+       SELECT user_ticket_id, round_id, wallet FROM d`,
+      [fromBlock],
     );
-    return rows.map((r) => ({ roundId: BigInt(r.round_id), wallet: r.wallet as Hex }));
+    return rows.map((r) => ({
+      userTicketId: BigInt(r.user_ticket_id),
+      roundId: BigInt(r.round_id),
+      wallet: r.wallet as Hex,
+    }));
   }
 
   /** Undoes draws: the outcomes of every ticket of these rounds. */
