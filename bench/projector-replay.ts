@@ -39,6 +39,11 @@ function generate(target: number) {
   }
 }
 
+function cpuSeconds(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1e6;
+}
+
 async function main(): Promise<void> {
   const target = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 200_000);
   const kafka = process.argv.includes('--kafka');
@@ -63,6 +68,8 @@ async function main(): Promise<void> {
       await log.append(chunk, { blockNumber: last.blockNumber, blockHash: last.blockHash, recentBlocks: [] });
     }
     let folding: ReplayProgress | undefined;
+    // on a shared machine wall time swings with the load; the CPU this process spent does much less
+    const cpuBefore = process.cpuUsage();
     const started = Date.now();
     const done = await replayIntoFreshSchema({
       url: url.toString(),
@@ -78,7 +85,7 @@ async function main(): Promise<void> {
     const seconds = (Date.now() - started) / 1000;
     console.log(
       `projector replay (${kafka ? 'kafka' : 'postgres'} log): ${done.records} events in ${seconds.toFixed(1)} s = ` +
-        `${Math.round(done.records / seconds)} events/s overall (fold alone ${folding?.eventsPerSecond ?? '?'} events/s)`,
+        `${Math.round(done.records / seconds)} events/s overall (fold alone ${folding?.eventsPerSecond ?? '?'} events/s); node CPU ${cpuSeconds(cpuBefore).toFixed(2)} s`,
     );
   } finally {
     await log?.close();
