@@ -1,8 +1,8 @@
-import type { FoldWrites, StoredTicket, TicketOutcome } from '@lottery/persistence';
+import type { DrawnTicket, FoldWrites, StoredTicket, TicketOutcome } from '@lottery/persistence';
 import { withDerived } from './round-rules';
 import type { SegmentState } from './segment-state';
 
-const hasOutcome = (t: StoredTicket): t is StoredTicket & { outcome: TicketOutcome } => t.outcome !== null;
+const hasOutcome = (t: DrawnTicket): t is DrawnTicket & { outcome: TicketOutcome } => t.outcome !== null;
 
 /** Writes a folded segment: one multi-row statement (or COPY) per table. */
 export async function flushSegment(writes: FoldWrites, state: SegmentState): Promise<void> {

@@ -1,12 +1,23 @@
 import { tierId, TIER_COUNT } from '@lottery/domain';
-import type { FoldReads, RoundModel, StoredTicket } from '@lottery/persistence';
+import type { DrawnTicket, FoldReads, RoundModel, TicketToDraw } from '@lottery/persistence';
 import type { DecodedBody, DecodedChainEvent } from '../decode/decoded-event';
 import { PoisonEventError } from '../poison-event-error';
 import { isDrawn, numbersFitRound, openedRound, payoutsFitTiers } from './round-rules';
 import type { SegmentState } from './segment-state';
-import { drawnOutcome, numbersCode, referralSplits } from './ticket-rules';
+import { drawnOutcome, numbersCode, numbersFromCode, referralSplits } from './ticket-rules';
 
 const blockTime = (e: DecodedChainEvent): Date => new Date(e.blockTimestamp * 1000);
+
+/** A stored, undrawn ticket as the draw reads it (unclaimed: no ticket is claimed before its draw). */
+const toDraw = (t: TicketToDraw, roundId: bigint): DrawnTicket => ({
+  id: t.id,
+  roundId,
+  wallet: t.wallet,
+  ...numbersFromCode(t.numbersCode),
+  referralScheme: t.referralScheme,
+  outcome: null,
+  claimedTxHash: null,
+});
 
 type Body<T extends DecodedBody['type']> = Extract<DecodedBody, { type: T }>;
 type Drawable = RoundModel & { tierPayouts: bigint[]; winningNormals: number[]; winningBonusball: number };
@@ -190,8 +201,8 @@ export class SegmentFold {
       winningBonusball: b.winningBonusball,
       drawnBlock: e.blockNumber,
     };
-    const tickets = [
-      ...(await this.reads.ticketsToDraw(round.id)).map((t) => this.state.loaded(t)),
+    const tickets: DrawnTicket[] = [
+      ...(await this.reads.ticketsToDraw(round.id)).map((t) => this.state.loadedTicket(t.id) ?? toDraw(t, round.id)),
       ...(this.state.newTicketsByRound.get(round.id) ?? []),
     ];
     await this.state.loadSchemesOf(this.reads, tickets);
@@ -221,7 +232,7 @@ export class SegmentFold {
   }
 
   /** Adds (sign 1) or removes (sign -1) a ticket's unclaimed referral share from its referrers' stats. */
-  private owePending(ticket: StoredTicket, sign: 1n | -1n): void {
+  private owePending(ticket: DrawnTicket, sign: 1n | -1n): void {
     if (!ticket.referralScheme || !ticket.outcome || ticket.outcome.referralShare === 0n) return;
     const scheme = this.state.schemes.get(ticket.referralScheme);
     if (!scheme) throw new Error(`referral scheme ${ticket.referralScheme} of ticket ${ticket.id} is not loaded`);

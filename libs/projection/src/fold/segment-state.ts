@@ -6,6 +6,7 @@ import type {
   PoolTransactionModel,
   PoolWinnerModel,
   ReferralSchemeModel,
+  DrawnTicket,
   RoundModel,
   StoredTicket,
   TicketModel,
@@ -24,10 +25,12 @@ export class SegmentState {
   readonly changedRounds = new Set<bigint>();
   /** Identity map by user ticket id: loaded rows and tickets bought in this segment. */
   readonly tickets = new Map<bigint, StoredTicket>();
+  /** The loaded rows again, by ticket id: a draw reading its round's tickets finds these among them. */
+  private readonly loadedById = new Map<bigint, StoredTicket>();
   readonly newTickets: TicketModel[] = [];
   readonly newTicketsByRound = new Map<bigint, TicketModel[]>();
   /** Tickets whose drawing was drawn in this segment (their outcome rows are new). */
-  readonly drawn = new Set<StoredTicket>();
+  readonly drawn = new Set<DrawnTicket>();
   readonly claimed = new Set<StoredTicket>();
   /** Stored tickets whose TicketOrderProcessed arrived in this segment. */
   readonly buyerArrived = new Set<StoredTicket>();
@@ -72,7 +75,7 @@ export class SegmentState {
     const state = new SegmentState(keys, ids.ticketId, ids.poolTransactionId);
     for (const r of rounds) state.rounds.set(r.id, r);
     for (const t of claimedTickets) {
-      state.tickets.set(t.userTicketId, t);
+      state.loaded(t);
       // a claim removes the ticket's pending referral share from its referrers: their scheme is needed
       if (t.referralScheme) schemeIds.add(t.referralScheme);
     }
@@ -91,7 +94,13 @@ export class SegmentState {
     const known = this.tickets.get(row.userTicketId);
     if (known) return known;
     this.tickets.set(row.userTicketId, row);
+    this.loadedById.set(row.id, row);
     return row;
+  }
+
+  /** The segment's instance of a stored ticket, if it loaded that ticket already (a claim or a late buyer). */
+  loadedTicket(id: bigint): StoredTicket | undefined {
+    return this.loadedById.get(id);
   }
 
   addTicket(ticket: TicketModel): void {
@@ -114,7 +123,7 @@ export class SegmentState {
   }
 
   /** Schemes named by these tickets that are not in memory yet. */
-  async loadSchemesOf(reads: FoldReads, tickets: readonly StoredTicket[]): Promise<void> {
+  async loadSchemesOf(reads: FoldReads, tickets: readonly Pick<DrawnTicket, 'referralScheme'>[]): Promise<void> {
     const missing = new Set<Hex>();
     for (const t of tickets) if (t.referralScheme && !this.schemes.has(t.referralScheme)) missing.add(t.referralScheme);
     for (const s of await reads.referralSchemes([...missing])) this.schemes.set(s.schemeId, s);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { FRACTION_SCALE, numbersKey } from '@lottery/domain';
-import { numbersCode, referralSplits } from './ticket-rules';
+import { numbersCode, numbersFromCode, referralSplits } from './ticket-rules';
 
 const ticket = fc.record({
   normals: fc.uniqueArray(fc.integer({ min: 1, max: 255 }), { minLength: 5, maxLength: 5 }),
@@ -13,6 +13,17 @@ describe('ticket rules', () => {
       fc.property(ticket, ticket, (a, b) => {
         expect(numbersCode(a) === numbersCode(b)).toBe(numbersKey(a) === numbersKey(b));
         expect(Number.isSafeInteger(numbersCode(a))).toBe(true);
+      }),
+    );
+  });
+
+  it('numbersFromCode gives back the numbers a code packs, normals ascending', () => {
+    fc.assert(
+      fc.property(ticket, (t) => {
+        expect(numbersFromCode(numbersCode(t))).toEqual({
+          normals: [...t.normals].sort((a, b) => a - b),
+          bonusball: t.bonusball,
+        });
       }),
     );
   });

@@ -1,5 +1,6 @@
 import {
   matchTicket,
+  NORMALS_PER_TICKET,
   netWinnings,
   referralShareOf,
   splitByFractions,
@@ -46,4 +47,16 @@ export function numbersCode(ticket: TicketNumbers): number {
   for (const n of [...ticket.normals].sort((a, b) => a - b)) code = code * 256 + n;
   // 6 bytes < 2^53: exact as a JS number
   return code * 256 + ticket.bonusball;
+}
+
+/** The numbers a numbersCode packs, normals ascending (a draw reads stored tickets this way). */
+export function numbersFromCode(code: number): TicketNumbers {
+  const bonusball = code % 256;
+  const normals = new Array<number>(NORMALS_PER_TICKET);
+  let rest = (code - bonusball) / 256;
+  for (let i = NORMALS_PER_TICKET - 1; i >= 0; i--) {
+    normals[i] = rest % 256;
+    rest = (rest - normals[i]) / 256;
+  }
+  return { normals, bonusball };
 }

@@ -63,21 +63,36 @@ export interface TicketOutcome {
   referralShare: bigint;
 }
 
-/** A ticket as the fold reads it back: what a draw, a claim or a late buyer needs. */
-export interface StoredTicket {
+/** What a draw needs of a ticket, and what its outcome row is written from. */
+export interface DrawnTicket {
   id: bigint;
   roundId: bigint;
-  userTicketId: bigint;
   wallet: Hex;
-  buyer: Hex | null;
-  normals: number[];
+  normals: readonly number[];
   bonusball: number;
   referralScheme: Hex | null;
   /** Null until the drawing is drawn. */
   outcome: TicketOutcome | null;
   /** Set once claimed. */
   claimedTxHash: Hex | null;
+}
+
+/** A ticket as the fold reads it back: what a draw, a claim or a late buyer needs. */
+export interface StoredTicket extends DrawnTicket {
+  userTicketId: bigint;
+  buyer: Hex | null;
   txHash: Hex;
+}
+
+/**
+ * A stored ticket of a drawing being drawn, as the draw reads it: every ticket of the round, so only
+ * what the outcome needs, and the numbers as their stored code (no array to parse per ticket).
+ */
+export interface TicketToDraw {
+  id: bigint;
+  wallet: Hex;
+  numbersCode: number;
+  referralScheme: Hex | null;
 }
 
 /** A ticket bought in this batch: everything its row stores. */

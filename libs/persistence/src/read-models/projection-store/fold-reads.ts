@@ -1,5 +1,12 @@
 import type { Hex } from '@lottery/domain';
-import type { ProjectorCursor, ReferralSchemeModel, RoundModel, SqlExecutor, StoredTicket } from './fold-models';
+import type {
+  ProjectorCursor,
+  ReferralSchemeModel,
+  RoundModel,
+  SqlExecutor,
+  StoredTicket,
+  TicketToDraw,
+} from './fold-models';
 import { roundFromDb, TICKET_SELECT, ticketFromDb, type RoundDbRow, type TicketDbRow } from './model-codec';
 
 /**
@@ -78,14 +85,17 @@ export class FoldReads {
    * The tickets of a drawing about to be drawn. A drawing is drawn once, so none has an outcome yet:
    * no join, and only the columns a draw reads (a draw reads every ticket of its round).
    */
-  async ticketsToDraw(roundId: bigint): Promise<StoredTicket[]> {
-    const rows = await this.rows<TicketDbRow>(
-      `SELECT id, round_id, user_ticket_id, wallet, buyer, normals, bonusball, referral_scheme, tx_hash,
-              NULL AS matched_normals, NULL AS claimed_tx_hash
-         FROM ${this.s}.tickets WHERE round_id = $1`,
+  async ticketsToDraw(roundId: bigint): Promise<TicketToDraw[]> {
+    const rows = await this.rows<{ id: string; wallet: string; numbers_code: string; referral_scheme: string | null }>(
+      `SELECT id, wallet, numbers_code, referral_scheme FROM ${this.s}.tickets WHERE round_id = $1`,
       [String(roundId)],
     );
-    return rows.map(ticketFromDb);
+    return rows.map((r) => ({
+      id: BigInt(r.id),
+      wallet: r.wallet as Hex,
+      numbersCode: Number(r.numbers_code),
+      referralScheme: r.referral_scheme as Hex | null,
+    }));
   }
 
   async ticketsOfRound(roundId: bigint): Promise<StoredTicket[]> {

@@ -1,5 +1,6 @@
 import type {
   ChainEventRow,
+  DrawnTicket,
   PoolEntryModel,
   PoolTransactionModel,
   PoolWinnerModel,
@@ -70,7 +71,7 @@ export class FoldWrites {
   }
 
   /** Outcomes of tickets drawn in this batch (with their claim, if claimed in the same batch). */
-  async insertOutcomes(tickets: readonly (StoredTicket & { outcome: TicketOutcome })[]): Promise<void> {
+  async insertOutcomes(tickets: readonly (DrawnTicket & { outcome: TicketOutcome })[]): Promise<void> {
     if (tickets.length > 0) {
       await this.db.copyFrom(
         copyInto(`${this.s}.ticket_outcomes`, OUTCOME_COLUMNS),

@@ -1,5 +1,5 @@
 import type { Hex } from '@lottery/domain';
-import type { RoundModel, StoredTicket, TicketModel, TicketOutcome } from './fold-models';
+import type { DrawnTicket, RoundModel, StoredTicket, TicketModel, TicketOutcome } from './fold-models';
 
 /**
  * Models ↔ rows. Outbound rows are JSON-safe (bigints as decimal strings, dates as ISO strings) because
@@ -129,7 +129,7 @@ export function ticketCopyRow(t: TicketModel): CopyRow {
 }
 
 /** OUTCOME_COLUMNS order; only for drawn tickets. */
-export function outcomeCopyRow(t: StoredTicket & { outcome: TicketOutcome }): CopyRow {
+export function outcomeCopyRow(t: DrawnTicket & { outcome: TicketOutcome }): CopyRow {
   return [
     String(t.id),
     String(t.roundId),
