@@ -1,5 +1,4 @@
 import { connect } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp } from './support/test-app';
 
 /** Raw bytes on a real socket: what Node's HTTP parser refuses never reaches `inject`. */
@@ -26,8 +25,7 @@ describe('requests the HTTP parser refuses', () => {
 
   beforeAll(async () => {
     api = await startTestApp();
-    await api.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (api.app.getHttpServer().address() as AddressInfo).port;
+    port = await api.listen();
   });
   afterAll(() => api?.close());
 

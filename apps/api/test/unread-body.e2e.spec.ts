@@ -1,4 +1,4 @@
-import { type AddressInfo, connect } from 'node:net';
+import { connect } from 'node:net';
 import { LINGER_LIMITS } from '../src/http/lingering-close';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -73,8 +73,7 @@ describe('requests whose body the API never reads', () => {
 
   beforeAll(async () => {
     api = await startTestApp();
-    await api.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (api.app.getHttpServer().address() as AddressInfo).port;
+    port = await api.listen();
   });
   afterAll(() => api?.close());
 

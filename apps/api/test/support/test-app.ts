@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import type { ReadModelQueries } from '@lottery/persistence';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { InjectOptions, LightMyRequestResponse as Response } from 'fastify';
@@ -31,6 +32,8 @@ export interface TestApp {
   app: NestFastifyApplication;
   /** Injects a request and checks the response against the served OpenAPI document. */
   request(options: InjectOptions | string): Promise<Response>;
+  /** Listens on a free loopback port, for tests that speak raw HTTP to a real socket; returns the port. */
+  listen(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -76,6 +79,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         });
       }
       return response;
+    },
+    async listen() {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      return (app.getHttpServer().address() as AddressInfo).port;
     },
     async close() {
       await app.close();
