@@ -5,3 +5,4 @@ export * from './progress-reporter';
 export * from './stall-watchdog';
 export * from './free-port';
 export * from './parent-watch';
+export * from './dependency-unavailable';

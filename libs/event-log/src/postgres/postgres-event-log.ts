@@ -29,6 +29,9 @@ export class PostgresEventLog implements EventLog {
   constructor(config: PostgresEventLogConfig) {
     this.names = postgresLogSchema(config.schema ?? 'event_log');
     this.pool = new Pool({ connectionString: config.databaseUrl, max: config.poolSize ?? 5 });
+    // An idle connection the server closes (a restart, a failover) is dropped by the pool, and the next
+    // query opens a new one; unheard, its 'error' event would crash the process.
+    this.pool.on('error', () => undefined);
   }
 
   async init(): Promise<void> {

@@ -1,7 +1,8 @@
 /**
- * Whether an error means a dependency (Postgres, Redis) is unreachable rather than a bug: those become
- * 503 upstream_unavailable, which clients retry. The read models are another team's adapter, so this
- * recognises the errors pg, TypeORM and ioredis raise instead of relying on one error class.
+ * Whether an error means a dependency (Postgres, Redis) is unreachable rather than a bug: the API answers
+ * those with 503 upstream_unavailable, which clients retry, and the projector waits for the database to
+ * come back instead of exiting. It recognises the errors pg, TypeORM and ioredis raise (also wrapped in
+ * one another) instead of relying on one error class.
  */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -35,16 +36,21 @@ const UNAVAILABLE_MESSAGE = new RegExp(
   'i',
 );
 
-export function isUpstreamFailure(error: unknown, depth = 0): boolean {
-  if (!(error instanceof Error) || depth > 5) return false;
-  const { code, driverError, cause, errors } = error as Error & {
+/**
+ * By shape, not `instanceof Error`: an error made in another realm (Node's own socket errors seen from a
+ * jest suite, a worker's) is no instance of this realm's Error.
+ */
+export function isDependencyUnavailable(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 5) return false;
+  const { code, message, driverError, cause, errors } = error as {
     code?: unknown;
+    message?: unknown;
     driverError?: unknown;
     cause?: unknown;
     errors?: unknown;
   };
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
-  if (UNAVAILABLE_MESSAGE.test(error.message)) return true;
+  if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
   const nested = [driverError, cause, ...(Array.isArray(errors) ? errors : [])];
-  return nested.some((inner) => isUpstreamFailure(inner, depth + 1));
+  return nested.some((inner) => isDependencyUnavailable(inner, depth + 1));
 }

@@ -1,0 +1,30 @@
+import { runInNewContext } from 'node:vm';
+import { isDependencyUnavailable } from './dependency-unavailable';
+
+const withCode = (code: string, message = 'boom') => Object.assign(new Error(message), { code });
+
+describe('isDependencyUnavailable', () => {
+  it('recognises refused, reset and timed-out connections, also nested in pg and TypeORM errors', () => {
+    expect(isDependencyUnavailable(withCode('ECONNREFUSED'))).toBe(true);
+    expect(isDependencyUnavailable(new AggregateError([withCode('ECONNREFUSED')], ''))).toBe(true);
+    expect(isDependencyUnavailable(Object.assign(new Error('query failed'), { driverError: withCode('57P01') }))).toBe(
+      true,
+    );
+    expect(isDependencyUnavailable(new Error('x', { cause: new Error('Connection terminated unexpectedly') }))).toBe(
+      true,
+    );
+    expect(isDependencyUnavailable(withCode('08006'))).toBe(true);
+  });
+
+  it("recognises an error made in another realm (no instance of this realm's Error)", () => {
+    const foreign: unknown = runInNewContext('Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" })');
+    expect(foreign instanceof Error).toBe(false);
+    expect(isDependencyUnavailable(foreign)).toBe(true);
+  });
+
+  it('leaves bugs and query errors alone', () => {
+    expect(isDependencyUnavailable(new TypeError('undefined is not a function'))).toBe(false);
+    expect(isDependencyUnavailable(withCode('42P01', 'relation "rounds" does not exist'))).toBe(false);
+    expect(isDependencyUnavailable('ECONNREFUSED')).toBe(false);
+  });
+});
