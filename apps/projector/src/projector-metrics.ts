@@ -6,6 +6,7 @@ export interface ProjectorMetrics {
   batchSeconds: Histogram;
   position: Gauge;
   lagEvents: Gauge;
+  outages: Counter;
 }
 
 export function createProjectorMetrics(registry: Registry): ProjectorMetrics {
@@ -35,6 +36,11 @@ export function createProjectorMetrics(registry: Registry): ProjectorMetrics {
     lagEvents: new Gauge({
       name: 'lottery_projector_lag_events',
       help: 'Log positions between the last applied one and the log tail',
+      registers: [registry],
+    }),
+    outages: new Counter({
+      name: 'lottery_projector_database_outages_total',
+      help: 'Times the read-model database (or a Postgres event log) was unreachable and the projector waited to resume',
       registers: [registry],
     }),
   };

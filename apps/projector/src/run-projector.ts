@@ -1,6 +1,7 @@
-import type { EventLog } from '@lottery/event-log';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { EventLog, Subscription } from '@lottery/event-log';
 import type { BatchResult, Projection } from '@lottery/projection';
-import type { Logger } from '@lottery/telemetry';
+import { isDependencyUnavailable, type Logger } from '@lottery/telemetry';
 import type { ProjectorMetrics } from './projector-metrics';
 
 export interface ProjectorLoop {
@@ -14,17 +15,40 @@ export interface ProjectorLoop {
   lagEveryMs?: number;
   /** Told every lag measurement (events behind the log's tail), e.g. for readiness. */
   onLag?: (events: number) => void;
+  /** Waits between attempts while a database is unreachable: doubling from the first, capped at the second. */
+  outageBackoffMs?: [number, number];
 }
 
 /**
  * Follows the log from the stored position until `signal` aborts (then the batch in progress finishes
- * and it returns) or a batch fails (then it throws: a poison event or a broken database stops the
- * projector, it is never skipped).
+ * and it returns). A poison event or any other failure stops it (it throws: never skipped), except an
+ * unreachable database (the read models, or a Postgres event log): a restart or failover of Postgres is
+ * routine, so the loop waits and resumes from the last applied position, where the failed batch (rolled
+ * back) is applied again and one whose commit did land is skipped by the stored position.
  */
 export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Promise<void> {
   const { projection, eventLog, metrics, logger } = loop;
-  const stored = (await projection.cursor()).position;
-  let position = stored ?? (await eventLog.head()) - 1;
+  const [firstWaitMs, maxWaitMs] = loop.outageBackoffMs ?? [250, 10_000];
+  let outagesInARow = 0;
+  /** Runs `attempt` until it succeeds, waiting out unreachable databases; undefined once aborted. */
+  const untilReachable = async <T>(attempt: () => Promise<T>): Promise<T | undefined> => {
+    for (;;) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (signal.aborted || !isDependencyUnavailable(error)) throw error;
+        const waitMs = Math.min(maxWaitMs, firstWaitMs * 2 ** outagesInARow++);
+        metrics.outages.inc();
+        logger.warn({ err: error, retryInMs: waitMs }, 'database unreachable: resuming from the last applied position');
+        await sleep(waitMs, undefined, { signal }).catch(() => undefined);
+        if (signal.aborted) return undefined;
+      }
+    }
+  };
+
+  const stored = await untilReachable(async () => (await projection.cursor()).position ?? (await eventLog.head()) - 1);
+  if (stored === undefined) return;
+  let position = stored;
   metrics.position.set(position);
   logger.info({ from: position + 1, schema: projection.schema }, 'projecting the event log');
 
@@ -37,25 +61,30 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
   const lagTimer = setInterval(() => void measureLag().catch(() => undefined), loop.lagEveryMs ?? 5_000);
   lagTimer.unref();
 
-  const subscription = eventLog.subscribe(
-    position + 1,
-    async (batch) => {
-      const stopTimer = metrics.batchSeconds.startTimer();
-      const result: BatchResult = await projection.applyBatch(batch);
-      stopTimer();
-      metrics.events.inc({ result: 'applied' }, result.applied);
-      metrics.events.inc({ result: 'skipped' }, result.skipped);
-      metrics.reverts.inc(result.reverts);
-      if (result.position !== null) position = result.position;
-      metrics.position.set(position);
-      if (result.reverts > 0) logger.info({ position, reverts: result.reverts }, 'reverted blocks undone');
-    },
-    { maxBatch: loop.maxBatch, maxWaitMs: loop.maxWaitMs },
-  );
-  const onAbort = () => void subscription.stop().catch(() => undefined);
+  const applyBatch = async (batch: Parameters<Projection['applyBatch']>[0]) => {
+    const stopTimer = metrics.batchSeconds.startTimer();
+    const result: BatchResult = await projection.applyBatch(batch);
+    stopTimer();
+    outagesInARow = 0;
+    metrics.events.inc({ result: 'applied' }, result.applied);
+    metrics.events.inc({ result: 'skipped' }, result.skipped);
+    metrics.reverts.inc(result.reverts);
+    if (result.position !== null) position = result.position;
+    metrics.position.set(position);
+    if (result.reverts > 0) logger.info({ position, reverts: result.reverts }, 'reverted blocks undone');
+  };
+  let subscription: Subscription | undefined;
+  const onAbort = () => void subscription?.stop().catch(() => undefined);
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    await subscription.done;
+    await untilReachable(async () => {
+      subscription = eventLog.subscribe(position + 1, applyBatch, {
+        maxBatch: loop.maxBatch,
+        maxWaitMs: loop.maxWaitMs,
+      });
+      if (signal.aborted) onAbort();
+      await subscription.done;
+    });
   } finally {
     clearInterval(lagTimer);
     signal.removeEventListener('abort', onAbort);

