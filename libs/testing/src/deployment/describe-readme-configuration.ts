@@ -32,7 +32,8 @@ export function describeReadmeConfiguration(app: DeployableApp): void {
     });
 
     it('would notice a variable missing from the table', () => {
-      // Each table pads its columns to its own widths, so a row's text is found in no other table.
+      // Each table pads its columns to its own widths, so the row's text is in no other table (and if it
+      // were, this table would keep the row and the test fail rather than pass).
       const [{ line, variables }] = rows;
       const documented = configurationTable(readme.replace(line, ''), app.name).flatMap((r) => r.variables);
       expect(documented).not.toContain(variables[0]);

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { AppName, DeployableApp } from './deployable-apps';
 
-export const NO_DEFAULT = '—';
+const NO_DEFAULT = '—';
 
 export interface ConfigurationRow {
   /** The row as the README has it. */
