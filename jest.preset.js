@@ -1,6 +1,9 @@
 // Shared jest settings: swc transpiles TypeScript (with decorator metadata for NestJS and TypeORM),
-// and the @lottery/* aliases resolve to the libraries' sources like tsconfig.base.json says.
-const path = require('node:path');
+// and rewrites the @lottery/* aliases of tsconfig.base.json to the libraries' sources, as
+// tools/register.js does when the apps run. The rewrite sits in the transform rather than in a
+// moduleNameMapper because jest loads globalSetup/globalTeardown (the run's Kafka broker) outside its
+// module registry, where a moduleNameMapper does not apply but the transform does.
+const { compilerOptions } = require('./tsconfig.base.json');
 
 module.exports = {
   testEnvironment: 'node',
@@ -15,14 +18,13 @@ module.exports = {
           target: 'es2022',
           parser: { syntax: 'typescript', decorators: true },
           transform: { legacyDecorator: true, decoratorMetadata: true },
+          baseUrl: __dirname,
+          paths: compilerOptions.paths,
         },
         module: { type: 'commonjs' },
       },
     ],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
-  moduleNameMapper: {
-    '^@lottery/(.*)$': path.join(__dirname, 'libs/$1/src/index.ts'),
-  },
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
 };

@@ -3,11 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@lottery/telemetry';
 import { Kafka, logLevel } from 'kafkajs';
 import { hasExited, killOnParentExit, requireCommand, runCommand, stopChild } from '../child-process';
-// Relative on purpose: jest's globalSetup loads this file without the @lottery/* module mapping.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { freePort } from '../../../telemetry/src/free-port';
 import { ensureKafkaJars } from './kafka-jars';
 import { type KafkaServerLayout, kafkaLog4jProperties, kafkaServerProperties } from './kafka-server-config';
 

@@ -2,8 +2,6 @@
  * jest globalSetup: one real broker per jest run, shared by every suite of the project. Workers are
  * forked after this runs, so they inherit KAFKA_BROKERS; suites isolate themselves by topic name.
  * With KAFKA_BROKERS already set (a CI service, a docker compose broker), that broker is used instead.
- *
- * Imports stay relative: jest loads this module without the project's moduleNameMapper.
  */
 import { startKafka } from './kafka-broker';
 import { KAFKA_BROKERS_ENV } from './kafka-brokers';
