@@ -126,7 +126,8 @@ describe('fetchRanges', () => {
           expect(Math.max(...node.calls.map((c) => c.concurrent))).toBeLessThanOrEqual(concurrency);
         },
       ),
-      { numRuns: 150 },
+      // a refusal re-planned the first stretch while two later calls were in flight: it used to go out as a third
+      { numRuns: 150, examples: [[[0, 17, 14, 1, 19, 23, 6, 17, 20, 0, 0, 0], 42, 2, 12]] },
     );
   });
 });

@@ -46,6 +46,7 @@ export async function* fetchRanges(
   const slots: Slot[] = from <= to ? [{ from, to }] : [];
   let inFlight = 0;
   let refusedSinceSuccess = false;
+  let callEnded: (() => void) | undefined;
   const fetch = async (start: number, end: number): Promise<Outcome> => {
     try {
       const outcome = await fetchOnce(rpc, start, end, options.retry);
@@ -58,6 +59,8 @@ export async function* fetchRanges(
       return { kind: 'too-large', firstSpan: planner.recordTooLarge(end - start + 1, outcome.hint) };
     } finally {
       inFlight--;
+      callEnded?.();
+      callEnded = undefined;
     }
   };
   /** Launches the first piece of the earliest stretch still to plan, if any. */
@@ -78,12 +81,15 @@ export async function* fetchRanges(
     return true;
   };
   for (;;) {
-    // the first slot is always in flight: it is the one awaited
-    while (inFlight < (refusedSinceSuccess ? 1 : options.concurrency) || slots[0]?.fetch === undefined) {
-      if (!launchEarliest()) break;
-    }
+    while (inFlight < (refusedSinceSuccess ? 1 : options.concurrency) && launchEarliest());
     const first = slots[0];
-    if (!first?.fetch) return;
+    if (!first) return;
+    if (!first.fetch) {
+      // A refusal re-planned the earliest stretch while the later calls fill the concurrency: wait for
+      // one of them to end rather than exceed it.
+      await new Promise<void>((resolve) => (callEnded = resolve));
+      continue;
+    }
     const outcome = await first.fetch;
     if (outcome.kind === 'logs') {
       slots.shift();
