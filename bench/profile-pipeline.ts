@@ -1,0 +1,120 @@
+/**
+ * The pipeline's catch-up on a held bench history (bench/profile-indexer.ts hold): the indexer and the
+ * projector as processes, Kafka log (a fresh topic prefix) or Postgres log, a fresh database for the
+ * read models; prints wall time and the CPU time of every process involved.
+ *
+ *   node -r ./tools/register.js bench/profile-pipeline.ts --state FILE [--postgres-log] [--cpu-prof DIR]
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import type { LotteryDeployment } from '@lottery/contracts';
+import { indexerChainEnv } from '@lottery/pipeline-testing';
+import { freePort } from '@lottery/telemetry';
+import { Client } from 'pg';
+import { cpuSecondsOf, exitedEarly, spawnApp, type AppProcess } from './lib/processes';
+import { log, secondsSince, sleep } from './lib/stats';
+import { metric } from './stages/pipeline';
+
+interface Held {
+  rpcUrl: string;
+  indexedEvents: number;
+  brokers: string[];
+  head: number;
+  deployment: LotteryDeployment & { deployBlock: string };
+}
+
+const argv = process.argv.slice(2);
+const flag = (name: string) => {
+  const i = argv.indexOf(name);
+  return i < 0 ? undefined : argv[i + 1];
+};
+
+function pidsOf(pattern: string): number[] {
+  try {
+    return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+const cpuOf = (pids: number[]) => pids.reduce((a, p) => a + (cpuSecondsOf(p) ?? 0), 0);
+
+async function main(): Promise<void> {
+  const held = JSON.parse(readFileSync(resolve(flag('--state') ?? ''), 'utf8')) as Held;
+  const deployment = { ...held.deployment, deployBlock: BigInt(held.deployment.deployBlock) };
+  const kafka = !argv.includes('--postgres-log');
+  const profileDir = flag('--cpu-prof');
+  const server = process.env['DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const db = `pipeline_${Date.now()}`;
+  const admin = new Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${db}"`);
+  const url = new URL(server);
+  url.pathname = `/${db}`;
+  const databaseUrl = url.toString();
+  const [indexerPort, projectorPort] = [await freePort(), await freePort()];
+  const common = { LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, NODE_ENV: 'production' };
+  const logEnv = kafka
+    ? { EVENT_LOG: 'kafka', KAFKA_BROKERS: held.brokers.join(','), KAFKA_TOPIC_PREFIX: db }
+    : { EVENT_LOG: 'postgres', EVENT_LOG_SCHEMA: 'lottery_log' };
+  const nodeArgs = (name: string) => (profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir, name)}`] : []);
+  const anvil = pidsOf('anvil-linux-amd64/bin/anvil');
+  const java = pidsOf('kafka.Kafka');
+  const [anvil0, java0] = [cpuOf(anvil), cpuOf(java)];
+  const postgres0 = cpuOf(pidsOf('postgres:'));
+  const apps: AppProcess[] = [];
+  const started = performance.now();
+  apps.push(
+    spawnApp(
+      'indexer',
+      { ...common, ...logEnv, ...indexerChainEnv(held.rpcUrl, deployment), METRICS_PORT: String(indexerPort) },
+      nodeArgs('indexer'),
+    ),
+    spawnApp(
+      'projector',
+      { ...common, ...logEnv, CHAIN_ID: String(deployment.chainId), METRICS_PORT: String(projectorPort) },
+      nodeArgs('projector'),
+    ),
+  );
+  const probe = new Client({ connectionString: databaseUrl });
+  await probe.connect();
+  let indexerSeconds = NaN;
+  try {
+    for (;;) {
+      const dead = apps.find(exitedEarly);
+      if (dead) throw new Error(`${dead.name} exited:\n${dead.stderr().slice(-3000)}`);
+      if (Number.isNaN(indexerSeconds) && ((await metric(indexerPort, 'indexer_indexed_block')) ?? -1) >= held.head) {
+        indexerSeconds = secondsSince(started);
+      }
+      const applied = await metric(projectorPort, 'lottery_projector_events_total\\{result="applied"\\}');
+      if ((applied ?? 0) >= held.indexedEvents) break;
+      await sleep(250);
+    }
+    const seconds = secondsSince(started);
+    const [indexerCpu, projectorCpu] = apps.map((a) => cpuSecondsOf(a.child.pid) ?? NaN);
+    log(
+      `pipeline (${kafka ? 'kafka' : 'postgres'} log): indexer at head ${indexerSeconds.toFixed(2)} s, ` +
+        `read models caught up ${seconds.toFixed(2)} s; CPU: indexer ${indexerCpu.toFixed(2)} s, projector ` +
+        `${projectorCpu.toFixed(2)} s, anvil ${(cpuOf(anvil) - anvil0).toFixed(2)} s, kafka ${(cpuOf(java) - java0).toFixed(2)} s, ` +
+        `postgres (all) ${(cpuOf(pidsOf('postgres:')) - postgres0).toFixed(2)} s`,
+    );
+  } finally {
+    await Promise.all(apps.map((a) => a.stop()));
+    await probe.end();
+    await admin.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
