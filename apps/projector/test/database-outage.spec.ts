@@ -1,6 +1,7 @@
 import { createEventLog, type EventLog } from '@lottery/event-log';
 import type { ChainEventEnvelope } from '@lottery/domain';
 import { createReadModelDataSource, migrateReadModels } from '@lottery/persistence';
+import { eventually } from '@lottery/pipeline-testing';
 import { Projection } from '@lottery/projection';
 import { startRestartablePostgres, type RestartablePostgres } from '@lottery/testing';
 import pino from 'pino';
@@ -15,17 +16,6 @@ const checkpointOf = (events: ChainEventEnvelope[]) => {
   const last = events[events.length - 1];
   return { blockNumber: last.blockNumber, blockHash: last.blockHash, recentBlocks: [] };
 };
-
-/** Retries `attempt` (its own clients may meet the restarted server's closed sessions first) until it holds. */
-async function eventually<T>(attempt: () => Promise<T | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await attempt().catch(() => false as const);
-    if (value !== false) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 // The read models and the event log on a Postgres server of the suite's own, which it restarts.
 describe('the projector loop when Postgres restarts', () => {
@@ -68,15 +58,33 @@ describe('the projector loop when Postgres restarts', () => {
       () => (ended = 'returned'),
       (error: unknown) => (ended = error),
     );
-    const lastBlockApplied = () => eventually(async () => (await projection.cursor()).lastBlock);
+    // the suite's own clients may meet the restarted server's closed sessions first: those attempts count as not yet
+    const settled = <T>(attempt: () => Promise<T>) => attempt().catch(() => undefined);
+    const lastBlockApplied = () =>
+      eventually(() => settled(async () => (await projection.cursor()).lastBlock), 'the cursor', 30_000, 50);
 
     const half = Math.floor(history.length / 2);
     await log.append(history.slice(0, half), checkpointOf(history.slice(0, half)));
-    await eventually(async () => (await lastBlockApplied()) === history[half - 1].blockNumber);
+    await eventually(
+      async () => (await lastBlockApplied()) === history[half - 1].blockNumber,
+      'the first half',
+      30_000,
+      50,
+    );
 
     await pg.restart();
-    await eventually(() => log.append(history.slice(half), checkpointOf(history)).then(() => true));
-    await eventually(async () => (await lastBlockApplied()) === history[history.length - 1].blockNumber);
+    await eventually(
+      () => settled(() => log.append(history.slice(half), checkpointOf(history)).then(() => true)),
+      'the append',
+      30_000,
+      50,
+    );
+    await eventually(
+      async () => (await lastBlockApplied()) === history[history.length - 1].blockNumber,
+      'the second half',
+      30_000,
+      50,
+    );
     expect(ended).toBe('running');
 
     const metrics = await registry.getMetricsAsJSON();

@@ -1,6 +1,7 @@
 import { createEventLog, type EventLog } from '@lottery/event-log';
 import type { ChainEventEnvelope } from '@lottery/domain';
 import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries } from '@lottery/persistence';
+import { eventually } from '@lottery/pipeline-testing';
 import { PoisonEventError, Projection } from '@lottery/projection';
 import { createTestDatabase, type TestDatabase } from '@lottery/testing';
 import pino from 'pino';
@@ -15,14 +16,6 @@ const checkpointOf = (events: ChainEventEnvelope[]) => {
   const last = events[events.length - 1];
   return { blockNumber: last.blockNumber, blockHash: last.blockHash, recentBlocks: [] };
 };
-
-async function until(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('the projector loop', () => {
   let db: TestDatabase;
@@ -63,7 +56,11 @@ describe('the projector loop', () => {
     await log.append(history.slice(0, 4), checkpointOf(history.slice(0, 4)));
     const running = start(projection, registry, abort);
     await log.append(history.slice(4), checkpointOf(history));
-    await until(async () => (await projection.cursor()).lastBlock === history[history.length - 1].blockNumber);
+    await eventually(
+      async () => (await projection.cursor()).lastBlock === history[history.length - 1].blockNumber,
+      'the last block',
+      10_000,
+    );
     abort.abort();
     await expect(running).resolves.toBeUndefined();
 
