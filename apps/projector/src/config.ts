@@ -16,7 +16,7 @@ const schema = z
     READ_SCHEMA: identifier.default(DEFAULT_READ_SCHEMA),
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
     BATCH_MAX_EVENTS: z.coerce.number().int().min(1).max(100_000).default(5_000),
-    BATCH_MAX_WAIT_MS: z.coerce.number().int().min(0).default(100),
+    BATCH_MAX_WAIT_MS: z.coerce.number().int().min(0).default(0),
     // /health/ready turns 200 once the read models are within this many events of the log's tail.
     READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).default(1_000),
     REORG_WINDOW_BLOCKS: z.coerce.number().int().min(1).default(DEFAULT_REORG_WINDOW_BLOCKS),

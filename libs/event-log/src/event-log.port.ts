@@ -9,7 +9,10 @@ export interface LoggedEvent {
 export interface SubscribeOptions {
   /** Most events per onBatch call. Default 5000. */
   maxBatch?: number;
-  /** How long a started batch waits for more events before it is delivered. Default 100 ms. */
+  /**
+   * How long a started batch waits for more events once the log has no more to give. Default 0: a batch
+   * goes out as soon as it holds everything appended so far (or maxBatch events).
+   */
   maxWaitMs?: number;
 }
 

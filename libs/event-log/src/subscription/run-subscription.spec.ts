@@ -3,14 +3,17 @@ import type { LoggedEvent } from '../event-log.port';
 import { type OpenEventSource, runSubscription } from './run-subscription';
 import type { WakeSignal } from './wake-signal';
 
-/** An in-memory log: append() makes events readable and wakes the subscription like a NOTIFY would. */
-function memoryLog() {
+/**
+ * An in-memory log: append() makes events readable and wakes the subscription like a NOTIFY would. A pull
+ * returns at most `pullAtMost` events, as a Kafka reader returns what its fetches have buffered so far.
+ */
+function memoryLog(pullAtMost = Infinity) {
   const events: LoggedEvent[] = [];
   let wake: WakeSignal | undefined;
   const open: OpenEventSource = async (_from, signal) => {
     wake = signal;
     return {
-      pull: async (from, max) => events.filter((e) => e.position >= from).slice(0, max),
+      pull: async (from, max) => events.filter((e) => e.position >= from).slice(0, Math.min(max, pullAtMost)),
       close: async () => undefined,
     };
   };
@@ -34,10 +37,33 @@ describe('runSubscription', () => {
     const subscription = runSubscription(log.open, 10, async (b) => void batches.push(b.map((e) => e.position)), {
       maxBatch: 8,
     });
-    await sleep(150); // the last, partial batch waits maxWaitMs (100 ms) for more
+    await sleep(50);
     await subscription.stop();
     expect(batches.map((b) => b.length)).toEqual([8, 8, 4]);
     expect(batches.flat()).toEqual(log.events.filter((e) => e.position >= 10).map((e) => e.position));
+  });
+
+  it('grows a batch with everything the source already holds, up to maxBatch, without waiting', async () => {
+    const log = memoryLog(3);
+    log.append(20);
+    const batches: number[] = [];
+    const subscription = runSubscription(log.open, 0, async (b) => void batches.push(b.length), { maxBatch: 8 });
+    await sleep(50);
+    await subscription.stop();
+    expect(batches).toEqual([8, 8, 4]);
+  });
+
+  it('by default delivers a batch as soon as the log has no more, rather than wait for later events', async () => {
+    const log = memoryLog();
+    const batches: number[] = [];
+    const subscription = runSubscription(log.open, 0, async (b) => void batches.push(b.length));
+    await sleep(20);
+    log.append(1);
+    await sleep(50);
+    log.append(2);
+    await sleep(50);
+    await subscription.stop();
+    expect(batches).toEqual([1, 2]);
   });
 
   it('lets a started batch collect what arrives within maxWaitMs, then delivers it', async () => {

@@ -12,13 +12,18 @@ export interface EventSource {
 export type OpenEventSource = (fromPosition: number, wake: WakeSignal) => Promise<EventSource>;
 
 const DEFAULT_MAX_BATCH = 5_000;
-const DEFAULT_MAX_WAIT_MS = 100;
+const DEFAULT_MAX_WAIT_MS = 0;
 /** An idle subscription looks again this often even without a wake-up: a safety net, not the latency path. */
 const IDLE_RECHECK_MS = 1_000;
 
 /**
- * The subscription loop both adapters share: pull a batch, let it grow until maxBatch events or
- * maxWaitMs after its first event, hand it to onBatch, wait for onBatch, repeat from the next position.
+ * The subscription loop both adapters share: pull a batch, let it grow with whatever the source already
+ * holds (and, with maxWaitMs, with what arrives that long after its first event) up to maxBatch events,
+ * hand it to onBatch, wait for onBatch, repeat from the next position.
+ *
+ * Batches form by themselves while onBatch runs: what arrives meanwhile is the next batch. Waiting for
+ * more at the tail of the log only delays a lone block's events (by the whole wait), so by default a
+ * batch goes out as soon as the source has nothing more.
  */
 export function runSubscription(
   open: OpenEventSource,
@@ -73,9 +78,13 @@ async function growBatch(
   isStopping: () => boolean,
 ): Promise<void> {
   while (batch.length < maxBatch && !isStopping()) {
+    const more = await source.pull(lastPosition(batch) + 1, maxBatch - batch.length);
+    if (more.length > 0) {
+      batch.push(...more);
+      continue;
+    }
     const left = deadline - Date.now();
     if (left <= 0 || !(await wake.wait(left))) return;
-    batch.push(...(await source.pull(lastPosition(batch) + 1, maxBatch - batch.length)));
   }
 }
 
