@@ -10,8 +10,8 @@
  *    there. A random pause between samples spreads them over the indexer's head poll. Extra samples,
  *    interleaved and left out of the headline figures, also poll the indexer's metrics and the projector's
  *    cursor to split the latency into its stages (those probes cost the apps CPU, so they would skew it).
- * 3. The same with realtime-tuned settings: the indexer and projector restarted on the same log and read
- *    models with POLL_INTERVAL_MS=50 and BATCH_MAX_WAIT_MS=0 (a tenth of the samples).
+ * 3. The same without the node's newHeads: the indexer restarted on the same log with RPC_WS_URL unset,
+ *    so it learns of a block only at its next head poll (a tenth of the samples).
  * 4. RSS of each process, sampled every 250 ms.
  */
 import { Client } from 'pg';
@@ -72,8 +72,8 @@ export interface PipelineResult {
   caughtUpSeconds: number;
   eventsPerSecond: number;
   latency: Latency;
-  tunedLatency: Latency;
-  tunedSettings: string;
+  pollingLatency: Latency;
+  pollingSettings: string;
   rss: Record<string, { catchUpPeakMb: number; peakMb: number; endMb: number }>;
   settings: Record<string, string>;
 }
@@ -88,7 +88,8 @@ const SAMPLE_TIMEOUT_MS = 15_000;
 export const POLL_GAP_MS = 10;
 /** One probed sample after every PROBE_EVERY headline samples. */
 const PROBE_EVERY = 10;
-const TUNED_ENV = { POLL_INTERVAL_MS: '50', BATCH_MAX_WAIT_MS: '0' };
+const POLLING_ENV = { RPC_WS_URL: '' };
+const POLLING_SETTINGS = 'RPC_WS_URL unset (the head polled every 250 ms)';
 
 async function createApiKey(url: string): Promise<string> {
   const dataSource = createAccountsDataSource({ url });
@@ -164,8 +165,9 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   const chain = { CHAIN_ID: String(deployment.chainId) };
   const settings: Record<string, string> = {
     event_log: kafka ? 'kafka' : 'postgres',
-    indexer: 'defaults (POLL_INTERVAL_MS 250, BACKFILL_CONCURRENCY 4, REORG_DEPTH 128, CONFIRMATIONS 0)',
-    projector: 'defaults (BATCH_MAX_EVENTS 5000, BATCH_MAX_WAIT_MS 100)',
+    indexer:
+      "defaults (POLL_INTERVAL_MS 250, BACKFILL_CONCURRENCY 4, REORG_DEPTH 128, CONFIRMATIONS 0), RPC_WS_URL: anvil's",
+    projector: 'defaults (BATCH_MAX_EVENTS 5000, BATCH_MAX_WAIT_MS 0)',
     api: 'Redis rate limits, LOG_LEVEL warn',
   };
   const indexerEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
@@ -255,16 +257,13 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     );
     sampler.stop();
 
-    // the same log and read models, realtime-tuned settings
-    const tunedSettings = Object.entries(TUNED_ENV)
-      .map(([k, v]) => `${k}=${v}`)
-      .join(', ');
-    log(`  pipeline: restarting the indexer and projector with ${tunedSettings}`);
-    for (const app of apps.splice(0, 2)) await app.stop();
-    apps.unshift(spawnApp('indexer', indexerEnv(TUNED_ENV)), spawnApp('projector', projectorEnv(TUNED_ENV)));
-    await waitFor('the tuned indexer', apps, 120_000, ready(indexerPort));
-    await waitFor('the tuned projector', apps, 120_000, ready(projectorPort));
-    const tunedLatency = await measureLatency(probe, Math.max(20, Math.ceil(options.samples / 10)), 'tuned');
+    // the same log and read models, the indexer without newHeads
+    log(`  pipeline: restarting the indexer with ${POLLING_SETTINGS}`);
+    const indexer = apps.shift();
+    await indexer?.stop();
+    apps.unshift(spawnApp('indexer', indexerEnv(POLLING_ENV)));
+    await waitFor('the polling indexer', apps, 120_000, ready(indexerPort));
+    const pollingLatency = await measureLatency(probe, Math.max(20, Math.ceil(options.samples / 10)), 'polling');
 
     return {
       eventLog: kafka ? 'kafka' : 'postgres',
@@ -274,8 +273,8 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
       caughtUpSeconds,
       eventsPerSecond: options.events / caughtUpSeconds,
       latency,
-      tunedLatency,
-      tunedSettings,
+      pollingLatency,
+      pollingSettings: POLLING_SETTINGS,
       rss,
       settings,
     };

@@ -27,6 +27,11 @@ const schema = z
     BACKFILL_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
     BACKFILL_MAX_SPAN: z.coerce.number().int().min(1).default(100_000),
     BACKFILL_TARGET_LOGS: z.coerce.number().int().min(1).default(4_000),
+    RPC_WS_URL: z
+      .string()
+      .regex(/^wss?:\/\/\S+$/, 'must be the WebSocket URL of the node, e.g. ws://127.0.0.1:8545')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(250),
     RPC_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
     STALL_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),

@@ -1,4 +1,4 @@
-import { ChainFollower, LotteryRpc, retrying, sleep } from '@lottery/chain';
+import { ChainFollower, LotteryRpc, NewHeads, retrying, sleep } from '@lottery/chain';
 import { createEventLog, eventLogConfigFromEnv } from '@lottery/event-log';
 import { Registry } from 'prom-client';
 import { createLogger, shutdownSignal, ProgressReporter, startMetricsServer } from '@lottery/telemetry';
@@ -21,6 +21,9 @@ async function main(): Promise<void> {
     throw new Error(`RPC_URL serves chain ${nodeChainId} but CHAIN_ID is ${config.CHAIN_ID}`);
   }
 
+  const newHeads = config.RPC_WS_URL
+    ? NewHeads.open(config.RPC_WS_URL, (error) => logger.warn({ err: error }, 'newHeads subscription failed'))
+    : undefined;
   const registry = new Registry();
   const metrics = createIndexerMetrics(registry);
   let caughtUp = false;
@@ -36,6 +39,7 @@ async function main(): Promise<void> {
       concurrency: config.BACKFILL_CONCURRENCY,
       planner: { maxSpan: config.BACKFILL_MAX_SPAN, targetLogs: config.BACKFILL_TARGET_LOGS },
       pollIntervalMs: config.POLL_INTERVAL_MS,
+      newHeads,
       logger,
       onProgress: (p) => {
         // Caught up = at the head once (ready); later blocks arriving do not make it unready.
@@ -72,6 +76,7 @@ async function main(): Promise<void> {
   );
 
   await supervisor.run(shutdown);
+  await newHeads?.close();
   await eventLog.close();
   await metricsServer.close();
   logger.info('indexer stopped');

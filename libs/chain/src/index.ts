@@ -9,5 +9,6 @@ export * from './rpc/retry';
 export * from './backfill/block-range-planner';
 export * from './backfill/range-fetcher';
 export * from './realtime/reorg-tracker';
+export * from './realtime/new-heads';
 export * from './follower/chain-event-sink';
 export * from './follower/chain-follower';

@@ -3,6 +3,8 @@ import type { LotteryDeployment } from '@lottery/contracts';
 /** Where the chain is and which contracts to read: the local lottery, or a real chain from the environment. */
 export interface ChainTarget {
   rpcUrl: string;
+  /** The node's WebSocket endpoint: the indexer learns of new blocks from it instead of at its next poll. */
+  wsUrl?: string;
   chainId: number;
   startBlock: number;
   contracts: {
@@ -19,6 +21,8 @@ export interface ChainTarget {
 export function localChainTarget(rpcUrl: string, deployment: LotteryDeployment): ChainTarget {
   return {
     rpcUrl,
+    // anvil answers WebSocket on its HTTP port
+    wsUrl: rpcUrl.replace(/^http/, 'ws'),
     chainId: deployment.chainId,
     startBlock: Number(deployment.deployBlock),
     contracts: { ...deployment.addresses },
@@ -26,12 +30,13 @@ export function localChainTarget(rpcUrl: string, deployment: LotteryDeployment):
   };
 }
 
-/** RPC_URL (+ CHAIN_ID, START_BLOCK and the contract addresses) names a real chain. */
+/** RPC_URL (+ CHAIN_ID, START_BLOCK and the contract addresses, and optionally RPC_WS_URL) names a real chain. */
 export function externalChainTarget(env: NodeJS.ProcessEnv): ChainTarget {
   const missing = ['RPC_URL', 'CHAIN_ID', 'START_BLOCK', 'JACKPOT_ADDRESS'].filter((name) => !env[name]);
   if (missing.length > 0) throw new Error(`RPC_URL is set, so a real chain is used: also set ${missing.join(', ')}`);
   return {
     rpcUrl: env['RPC_URL'] as string,
+    wsUrl: env['RPC_WS_URL'],
     chainId: Number(env['CHAIN_ID']),
     startBlock: Number(env['START_BLOCK']),
     contracts: {
@@ -78,6 +83,7 @@ export function appEnvironments(s: PipelineSettings): Record<'indexer' | 'projec
     indexer: defined({
       ...eventLogEnv(s),
       RPC_URL: s.chain.rpcUrl,
+      RPC_WS_URL: s.chain.wsUrl,
       CHAIN_ID: String(s.chain.chainId),
       START_BLOCK: String(s.chain.startBlock),
       JACKPOT_ADDRESS: c.jackpot,

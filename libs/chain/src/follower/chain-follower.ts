@@ -4,6 +4,7 @@ import { fetchRanges } from '../backfill/range-fetcher';
 import { EnvelopeBuilder } from '../decode/envelope-builder';
 import type { LotteryRpc, RpcBlock } from '../rpc/lottery-rpc';
 import { retrying, sleep, type RetryLogger, type RetryOptions } from '../rpc/retry';
+import type { NewHeads } from '../realtime/new-heads';
 import { ReorgTracker } from '../realtime/reorg-tracker';
 import type { ChainEventSink, FollowerProgress } from './chain-event-sink';
 
@@ -18,6 +19,8 @@ export interface ChainFollowerOptions {
   reorgDepth: number;
   concurrency: number;
   pollIntervalMs: number;
+  /** Wakes the wait for the next block early when the node announces one (see NewHeads); else a plain poll. */
+  newHeads?: Pick<NewHeads, 'next'>;
   planner?: RangePlannerOptions;
   logger: RetryLogger & { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
   onProgress?: (progress: FollowerProgress) => void;
@@ -68,7 +71,8 @@ export class ChainFollower {
       } else {
         // A node behind our position (lagging or load-balanced) is waited for, never taken for a reorg.
         this.options.onProgress?.({ phase: 'realtime', indexedBlock: indexed, headBlock: head, appended: 0 });
-        await sleep(this.options.pollIntervalMs, signal);
+        await (this.options.newHeads?.next(this.options.pollIntervalMs, signal) ??
+          sleep(this.options.pollIntervalMs, signal));
       }
     }
   }

@@ -1,0 +1,110 @@
+import { AbortedError, NewHeads } from '@lottery/chain';
+import { buyOrder, createSimulationContext, simulateHistory } from '@lottery/contracts';
+import { startFollower } from '@lottery/pipeline-testing';
+import { freePort } from '@lottery/telemetry';
+import { startAnvil } from '@lottery/testing';
+import {
+  eventually,
+  followerFor,
+  headOf,
+  readLogEnvelopes,
+  rpcCall,
+  startIndexerFixture,
+  type IndexerFixture,
+} from './support/indexer-fixture';
+
+jest.setTimeout(120_000);
+
+/** Far longer than any wait below: whatever happens sooner was woken by an announcement, not the poll. */
+const POLL_MS = 60_000;
+
+describe("the node's newHeads announcements (anvil over WebSocket)", () => {
+  let f: IndexerFixture;
+  let heads: NewHeads;
+  const errors: Error[] = [];
+
+  beforeAll(async () => {
+    f = await startIndexerFixture('indexer_new_heads');
+    heads = NewHeads.open(f.anvil.rpcUrl.replace(/^http/, 'ws'), (error) => errors.push(error));
+  });
+
+  afterAll(async () => {
+    await heads?.close();
+    await f?.dispose();
+  });
+
+  const mine = () => rpcCall(f.anvil.rpcUrl, 'anvil_mine', ['0x1']);
+
+  it('wake a waiter as soon as a block is mined', async () => {
+    const started = Date.now();
+    const woken = heads.next(POLL_MS, new AbortController().signal);
+    await new Promise((r) => setTimeout(r, 200)); // the subscription is live before the block
+    await mine();
+    await woken;
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('keep a block announced while nobody waited for the next wait', async () => {
+    await mine();
+    await eventually(async () => {
+      // the announcement arrives shortly after the mine call returns
+      const started = Date.now();
+      await heads.next(50, new AbortController().signal);
+      return Date.now() - started < 40;
+    }, 'the pending announcement');
+  });
+
+  it('end a wait with AbortedError when its signal aborts', async () => {
+    const controller = new AbortController();
+    const waiting = heads.next(POLL_MS, controller.signal);
+    controller.abort();
+    await expect(waiting).rejects.toBeInstanceOf(AbortedError);
+  });
+
+  it('let a follower polling once a minute append a purchase within seconds of it being mined', async () => {
+    await simulateHistory(f.anvil.rpcUrl, f.deployment, { seed: 3, rounds: 1, ticketsPerRound: 4 });
+    const sim = await createSimulationContext(f.anvil.rpcUrl, f.deployment, { seed: 4 });
+    const follower = startFollower(followerFor(f, f.anvil.rpcUrl, { pollIntervalMs: POLL_MS, newHeads: heads }));
+    try {
+      const head = await headOf(f.anvil.rpcUrl);
+      await eventually(async () => ((await f.eventLog.lastCheckpoint())?.blockNumber ?? -1) >= head, 'the catch-up');
+      const [ticket] = await buyOrder(sim, 1);
+      const mined = Date.now();
+      await eventually(
+        async () =>
+          (await readLogEnvelopes(f.eventLog)).some(
+            (e) => e.type === 'TicketPurchased' && e.payload.userTicketId === ticket.ticketId.toString(),
+          ),
+        'the purchase in the log',
+        POLL_MS / 2,
+      );
+      expect(Date.now() - mined).toBeLessThan(10_000);
+    } finally {
+      await follower.stop();
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('subscribe again after the node went away and came back on the same address', async () => {
+    const port = await freePort();
+    let node = await startAnvil({ port });
+    const lost: Error[] = [];
+    const restarted = NewHeads.open(`ws://127.0.0.1:${port}`, (error) => lost.push(error), { reopenMs: 200 });
+    try {
+      await node.stop();
+      await eventually(async () => lost.length > 0, 'the lost socket reported');
+      node = await startAnvil({ port });
+      // the reopened subscription's first wait returns at once: blocks may have come while it was down
+      await restarted.next(POLL_MS, new AbortController().signal);
+      await new Promise((r) => setTimeout(r, 500));
+      const started = Date.now();
+      const woken = restarted.next(POLL_MS, new AbortController().signal);
+      await rpcCall(node.rpcUrl, 'anvil_mine', ['0x1']);
+      await woken;
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await restarted.close();
+      await node.stop();
+    }
+  });
+});
