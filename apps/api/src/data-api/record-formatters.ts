@@ -63,13 +63,14 @@ function formatTicketBase(ticket: TicketRecord): TicketBaseDto {
   };
 }
 
+// Object.assign onto the fresh base rather than spreading it: a spread copies every row's twelve fields
+// again, which took more CPU than the rest of the formatting.
 export function formatTicket(ticket: TicketRecord): TicketDto {
-  return {
-    ...formatTicketBase(ticket),
+  return Object.assign(formatTicketBase(ticket), {
     matched_normals: ticket.matchedNormals,
     bonusball_match: ticket.bonusballMatch,
     winnings_amount: amountOrNull(ticket.winningsAmount),
-  };
+  });
 }
 
 /** Wins come from queries that only return drawn, winning tickets; anything else is a read-model bug. */
@@ -78,12 +79,11 @@ export function formatWin(ticket: TicketRecord): WinDto {
   if (matchedNormals === null || bonusballMatch === null || winningsAmount === null) {
     throw new Error(`read model returned ticket ${ticket.id} as a win without a draw outcome`);
   }
-  return {
-    ...formatTicketBase(ticket),
+  return Object.assign(formatTicketBase(ticket), {
     matched_normals: matchedNormals,
     bonusball_match: bonusballMatch,
     amount: toAmount(winningsAmount),
-  };
+  });
 }
 
 export function formatWalletStats(stats: WalletStatsRecord): WalletStatsDto {
