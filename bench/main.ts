@@ -468,7 +468,7 @@ async function main(): Promise<void> {
             `and the append itself took p50 ${fmt(kafkaDiag.append.p50)} ms to Kafka (a transaction with the checkpoint record) versus ${fmt(pgDiag.append.p50)} ms to Postgres`
           : '') +
         `. The projector delivers a batch as soon as the log holds nothing more (BATCH_MAX_WAIT_MS 0). ` +
-        `Every process shares the ${machine.cores} cores with anvil, Postgres, Kafka, Redis and other engineers' test runs (see the load averages).`,
+        `Every process shares the ${machine.cores} cores with anvil, Postgres, Kafka and Redis, and with any other work on the machine (see the load averages).`,
     );
     const pgRun = backfills.find((r) => r.log === 'postgres');
     if (pgRun && production)

@@ -130,13 +130,14 @@ export function markdownBlock(r: Results): string {
     '',
     `Per request the API runs, besides the read-model statements both servers run (\`/v1/rounds\`: listRounds; ` +
       `\`/v1/rounds/{id}/tickets\`: roundById, roundTickets; \`/v1/wallets/{address}/tickets\`: walletTickets), ` +
-      `one Postgres lookup of the API key (TypeORM findOneBy on the accounts schema) and one Redis script ` +
+      `the check of the API key (from the in-process key cache; one accounts-database lookup when it is cold) and one Redis script ` +
       `(rate limits), then formats every row (EIP-55 addresses, Amount objects, timestamps), computes the ETag ` +
       `of settled-round resources and records metrics.`,
     '',
-    `The machine is shared: other sessions' work (anvil, a Kafka JVM, Node test processes) ran during the measurements (load average ` +
-      `below each data set), so absolute req/s and p99 are far below an idle machine's and vary from run to ` +
-      `run; the ratio and the CPU time per request are the steadier figures.`,
+    `The machine may be shared with other work (the load average is given below each data set): absolute req/s ` +
+      `and p99 then fall and vary from run to run; the ratio and the CPU time per request are the steadier figures. ` +
+      `The run saturates two cores with both servers' clients, Postgres and Redis: p99 is a latency under full load, ` +
+      `not at a steady request rate.`,
     '',
     ...r.sizes.flatMap((size) => [sizeSection(size), '']),
     ...r.skipped.map((s) => `Not measured at ${fmt(s.tickets)} tickets: ${s.reason}`),

@@ -56,10 +56,9 @@ export function renderMarkdown(report: Report): string {
       .map(([stage, v]) => `${stage} ${v}`)
       .join(', ')} |`,
     '',
-    `The machine is shared: other engineers run test suites on it at the same time, so the processes here`,
-    `compete for its ${m.cores} cores with unrelated work (a load average above ${m.cores} means runnable work was`,
-    'waiting for a core). Treat the figures as lower bounds, and compare ratios measured in the same run rather',
-    'than absolute numbers across runs.',
+    `The machine may be shared with other work (the load averages above say how busy it was; above ${m.cores} means`,
+    'runnable work waited for a core). Treat the figures as lower bounds, and compare ratios measured in the',
+    'same run rather than absolute numbers across runs.',
     '',
   ];
   for (const section of report.sections) {
