@@ -37,12 +37,15 @@ export class NewHeads {
     return new NewHeads(url, onError, options.reopenMs ?? 2_000);
   }
 
-  /** Resolves at the next announced block or after `ms`; rejects with AbortedError when `signal` aborts. */
-  next(ms: number, signal: AbortSignal): Promise<void> {
+  /**
+   * Resolves true at the next announced block (at once if one came while nobody waited), false after
+   * `ms`; rejects with AbortedError when `signal` aborts.
+   */
+  next(ms: number, signal: AbortSignal): Promise<boolean> {
     if (signal.aborted) return Promise.reject(new AbortedError());
     if (this.pending) {
       this.pending = false;
-      return Promise.resolve();
+      return Promise.resolve(true);
     }
     return new Promise((resolve, reject) => {
       const settle = (settleWith: () => void) => {
@@ -51,9 +54,9 @@ export class NewHeads {
         this.waiters.delete(wake);
         settleWith();
       };
-      const wake = () => settle(resolve);
+      const wake = () => settle(() => resolve(true));
       const onAbort = () => settle(() => reject(new AbortedError()));
-      const timer = setTimeout(wake, ms);
+      const timer = setTimeout(() => settle(() => resolve(false)), ms);
       signal.addEventListener('abort', onAbort, { once: true });
       this.waiters.add(wake);
     });
@@ -90,9 +93,8 @@ export class NewHeads {
     this.reopenTimer = setTimeout(() => {
       this.reopenTimer = undefined;
       if (this.closed) return;
+      // blocks mined while the socket was down were never announced: the follower's poll finds them
       this.subscribe();
-      // blocks mined while the socket was down were never announced
-      this.announce();
     }, this.reopenMs);
   }
 
