@@ -1,4 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { LotteryDeployment } from '@lottery/contracts';
 import { createEventLog, type EventLog } from '@lottery/event-log';
 import { eventually, exited, headOf, readWholeLog, rpcCall, spawnApp } from '@lottery/pipeline-testing';
@@ -103,6 +105,18 @@ export class LivePipeline {
   }
 
   /** The reorgs the indexer logged (BlocksReverted records) and how many logged events they took back. */
+  /** Writes the whole log (position and event, one JSON line each) for a post-mortem; returns the file. */
+  async dumpLog(dir: string): Promise<string> {
+    const file = join(dir, 'event-log.jsonl');
+    const lines = (await readWholeLog(this.log)).map(({ position, event }) =>
+      JSON.stringify({ position, event }, (_key, value: unknown) =>
+        typeof value === 'bigint' ? value.toString() : value,
+      ),
+    );
+    writeFileSync(file, lines.join('\n'));
+    return file;
+  }
+
   async revertsLogged(): Promise<{ reverts: number; events: number }> {
     let standing: number[] = [];
     let reverts = 0;

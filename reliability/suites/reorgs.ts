@@ -66,11 +66,23 @@ async function runReorgs(context: SuiteContext): Promise<SuiteOutcome> {
   const db = await createTestDatabase('reorgs_live');
   const readModels = createReadModelDataSource({ url: db.url, poolSize: 2, applicationName: 'reorgs-check' });
   const cleanups: (() => Promise<unknown>)[] = [() => kafka.stop(), () => anvil.stop(), () => db.drop()];
+  let pipeline: LivePipeline | undefined;
+  /** The log of a failed run, for the post-mortem: which blocks and reverts the indexer appended. */
+  const dumpLog = async () => {
+    const file = await pipeline?.dumpLog(mkdtempSync(join(tmpdir(), 'reliability-reorgs-log-')));
+    if (file) context.log(`the event log is in ${file}`);
+  };
   try {
     const rpcUrl = anvil.rpcUrl;
     const deployment = await deployLottery(rpcUrl);
-    const pipeline = await LivePipeline.start({ rpcUrl, deployment, kafkaBrokers: kafka.brokers, databaseUrl: db.url });
-    cleanups.unshift(() => pipeline.stop());
+    const livePipeline = await LivePipeline.start({
+      rpcUrl,
+      deployment,
+      kafkaBrokers: kafka.brokers,
+      databaseUrl: db.url,
+    });
+    pipeline = livePipeline;
+    cleanups.unshift(() => livePipeline.stop());
     await readModels.initialize();
     cleanups.unshift(() => readModels.destroy());
     const queries = new PostgresReadModelQueries(readModels);
@@ -81,7 +93,7 @@ async function runReorgs(context: SuiteContext): Promise<SuiteOutcome> {
         // checkpoint for a lagging node and waits, so it sees a reorg that kept the height (anvil_reorg's)
         // only once the next block's parent hash disagrees.
         await rpcCall(rpcUrl, 'evm_mine');
-        await pipeline.caughtUp(CATCH_UP_TIMEOUT_MS);
+        await livePipeline.caughtUp(CATCH_UP_TIMEOUT_MS);
         const live = await snapshotReadModels(readModels);
         const reference = await referenceReadModels(rpcUrl, deployment);
         const difference = snapshotDifference(live, reference);
@@ -128,7 +140,7 @@ async function runReorgs(context: SuiteContext): Promise<SuiteOutcome> {
       await withMiningPaused(rpcUrl, async () => {
         const head = await headOf(rpcUrl);
         // Mostly blocks the indexer has appended (their revert is the test), sometimes while it is behind.
-        if (random.chance(CAUGHT_UP_SHARE)) await pipeline.indexed(head, CATCH_UP_TIMEOUT_MS);
+        if (random.chance(CAUGHT_UP_SHARE)) await livePipeline.indexed(head, CATCH_UP_TIMEOUT_MS);
         const depth = random.int(1, Math.min(MAX_DEPTH, head - floor));
         reorgs.push(await replaceLastBlocks(rpcUrl, deployment.addresses.jackpot, depth, random));
       });
@@ -146,9 +158,10 @@ async function runReorgs(context: SuiteContext): Promise<SuiteOutcome> {
     const final = await check('at the end');
     checks.push(final);
     if (final.failures.length === 0) survived = reorgs.length;
-    const logged = await pipeline.revertsLogged();
+    const logged = await livePipeline.revertsLogged();
 
     const failedChecks = checks.filter((c) => c.failures.length > 0);
+    if (failedChecks.length > 0) await dumpLog();
     // the rows differing at the end (or 1 for a final disagreement with the contract alone), plus failed checks before
     const divergences = (final.rowsDiffering || final.failures.length) + failedChecks.filter((c) => c !== final).length;
     const sum = (f: (r: InjectedReorg) => number) => reorgs.reduce((n, r) => n + f(r), 0);
@@ -215,6 +228,11 @@ async function runReorgs(context: SuiteContext): Promise<SuiteOutcome> {
       figures,
       failures: failedChecks.flatMap((c) => c.failures),
     };
+  } catch (error) {
+    await dumpLog().catch((dumpError: unknown) =>
+      context.log(`the event log could not be dumped: ${String(dumpError)}`),
+    );
+    throw error;
   } finally {
     for (const cleanup of cleanups) await cleanup().catch((error: unknown) => context.log(`cleanup: ${String(error)}`));
   }
