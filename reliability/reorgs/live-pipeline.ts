@@ -104,7 +104,6 @@ export class LivePipeline {
     );
   }
 
-  /** The reorgs the indexer logged (BlocksReverted records) and how many logged events they took back. */
   /** Writes the whole log (position and event, one JSON line each) for a post-mortem; returns the file. */
   async dumpLog(dir: string): Promise<string> {
     const file = join(dir, 'event-log.jsonl');
@@ -117,6 +116,7 @@ export class LivePipeline {
     return file;
   }
 
+  /** The reorgs the indexer logged (BlocksReverted records) and how many logged events they took back. */
   async revertsLogged(): Promise<{ reverts: number; events: number }> {
     let standing: number[] = [];
     let reverts = 0;
