@@ -174,6 +174,8 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     ...common,
     ...eventLogEnv,
     ...indexerChainEnv(rpcUrl, deployment),
+    // anvil answers WebSocket on its HTTP port
+    RPC_WS_URL: rpcUrl.replace(/^http/, 'ws'),
     METRICS_PORT: String(indexerPort),
     ...extra,
   });

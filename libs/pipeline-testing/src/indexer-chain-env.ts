@@ -12,7 +12,6 @@ export function indexerChainEnv(
   const a = deployment.addresses;
   return {
     RPC_URL: rpcUrl,
-    RPC_WS_URL: rpcUrl.replace(/^http/, 'ws'),
     CHAIN_ID: String(deployment.chainId),
     START_BLOCK: startBlock.toString(),
     JACKPOT_ADDRESS: a.jackpot,

@@ -67,8 +67,6 @@ function deploymentEnvFile(chain: ChainTarget, rpcUrl: string): string {
   const c = chain.contracts;
   return [
     `RPC_URL=${rpcUrl}`,
-    // the chain this command runs is anvil, which answers WebSocket on its HTTP address
-    `RPC_WS_URL=${chain.wsUrl ? rpcUrl.replace(/^http/, 'ws') : ''}`,
     `CHAIN_ID=${chain.chainId}`,
     `START_BLOCK=${chain.startBlock}`,
     `JACKPOT_ADDRESS=${c.jackpot}`,

@@ -21,8 +21,6 @@ export interface ChainTarget {
 export function localChainTarget(rpcUrl: string, deployment: LotteryDeployment): ChainTarget {
   return {
     rpcUrl,
-    // anvil answers WebSocket on its HTTP port
-    wsUrl: rpcUrl.replace(/^http/, 'ws'),
     chainId: deployment.chainId,
     startBlock: Number(deployment.deployBlock),
     contracts: { ...deployment.addresses },
