@@ -2,13 +2,6 @@ import fc from 'fast-check';
 import { BlockRangePlanner } from './block-range-planner';
 
 describe('BlockRangePlanner', () => {
-  it('starts with a few blocks and, where there are no logs, reaches the largest span within 15 ranges', () => {
-    const p = new BlockRangePlanner();
-    expect(p.nextSpan()).toBe(4);
-    for (let i = 0; i < 15; i++) p.recordSuccess(p.nextSpan(), 0);
-    expect(p.nextSpan()).toBe(100_000);
-  });
-
   it('grows at most by the growth factor while responses are small', () => {
     const p = new BlockRangePlanner({ initialSpan: 100, growth: 2, maxSpan: 1_000 });
     p.recordSuccess(100, 0);

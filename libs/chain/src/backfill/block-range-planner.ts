@@ -5,14 +5,8 @@
  * grows at most `growth`× per success and halves on a "too large" failure — or drops at once to the
  * span that last fitted the density of a range with logs: after a long empty stretch the span has grown
  * large, and halving back down through a dense region costs one refused (but fully built) response each.
- *
- * The first span is a few blocks (slow start): nothing is known of the density yet, and a dense first range
- * is refused only after the node has built and sent all of it (the bench history's first 1,000 blocks: 10
- * refusals, 6 s of a 16 s backfill). Where logs are sparse, doubling on every success reaches the largest
- * span within 15 ranges, a few round trips with several in flight.
  */
 export interface RangePlannerOptions {
-  /** Default 4: four of the densest bench blocks (~1,400 lottery logs, 1.7 MB of JSON each) fit in 10 MB. */
   initialSpan?: number;
   minSpan?: number;
   maxSpan?: number;
@@ -34,7 +28,7 @@ export class BlockRangePlanner {
     this.maxSpan = options.maxSpan ?? 100_000;
     this.targetLogs = options.targetLogs ?? 4_000;
     this.growth = options.growth ?? 2;
-    this.span = this.clamp(options.initialSpan ?? 4);
+    this.span = this.clamp(options.initialSpan ?? 1_000);
     this.denseSpan = this.span;
   }
 
