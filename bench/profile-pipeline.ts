@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import type { LotteryDeployment } from '@lottery/contracts';
 import { indexerChainEnv } from '@lottery/pipeline-testing';
 import { freePort } from '@lottery/telemetry';
-import { Client } from 'pg';
+import { createScratchDatabase } from './lib/postgres';
 import { cpuSecondsOf, exitedEarly, spawnApp, type AppProcess } from './lib/processes';
 import { log, secondsSince, sleep } from './lib/stats';
 import { metric } from './stages/pipeline';
@@ -32,11 +32,7 @@ const flag = (name: string) => {
 
 function pidsOf(pattern: string): number[] {
   try {
-    return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' })
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
+    return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
   } catch {
     return [];
   }
@@ -49,14 +45,8 @@ async function main(): Promise<void> {
   const deployment = { ...held.deployment, deployBlock: BigInt(held.deployment.deployBlock) };
   const kafka = !argv.includes('--postgres-log');
   const profileDir = flag('--cpu-prof');
-  const server = process.env['DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/postgres';
-  const db = `pipeline_${Date.now()}`;
-  const admin = new Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${db}"`);
-  const url = new URL(server);
-  url.pathname = `/${db}`;
-  const databaseUrl = url.toString();
+  const scratch = await createScratchDatabase('pipeline');
+  const { name: db, url: databaseUrl } = scratch;
   const [indexerPort, projectorPort] = [await freePort(), await freePort()];
   const common = { LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, NODE_ENV: 'production' };
   const logEnv = kafka
@@ -81,8 +71,6 @@ async function main(): Promise<void> {
       nodeArgs('projector'),
     ),
   );
-  const probe = new Client({ connectionString: databaseUrl });
-  await probe.connect();
   let indexerSeconds = NaN;
   try {
     for (;;) {
@@ -105,9 +93,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await Promise.all(apps.map((a) => a.stop()));
-    await probe.end();
-    await admin.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
-    await admin.end();
+    await scratch.drop();
   }
 }
 
