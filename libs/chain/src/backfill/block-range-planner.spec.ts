@@ -12,6 +12,25 @@ describe('BlockRangePlanner', () => {
     expect(p.nextSpan()).toBe(1_000);
   });
 
+  it('grows from the span that succeeded: several ranges of one span in flight do not compound it', () => {
+    const p = new BlockRangePlanner({ initialSpan: 8 });
+    for (let i = 0; i < 4; i++) p.recordSuccess(8, 0);
+    expect(p.nextSpan()).toBe(16);
+    p.recordSuccess(3, 0); // a short range at the end of a stretch does not shrink it either
+    expect(p.nextSpan()).toBe(16);
+  });
+
+  it("drops to the span the refused answer's size points at, unless the provider hints or the density says less", () => {
+    const p = new BlockRangePlanner({ initialSpan: 1_000 });
+    expect(p.recordTooLarge(1_000, undefined, 7)).toBe(7);
+    expect(p.nextSpan()).toBe(7);
+    const dense = new BlockRangePlanner({ initialSpan: 10, targetLogs: 4_000 });
+    dense.recordSuccess(10, 20_000); // fits 2 blocks
+    for (let i = 0; i < 6; i++) dense.recordSuccess(dense.nextSpan(), 0);
+    expect(dense.recordTooLarge(dense.nextSpan(), undefined, 40)).toBe(2);
+    expect(dense.recordTooLarge(500, 120, 7)).toBe(120);
+  });
+
   it('fits the span to the observed density so a response holds about targetLogs logs', () => {
     const p = new BlockRangePlanner({ initialSpan: 1_000, targetLogs: 4_000 });
     p.recordSuccess(1_000, 20_000);

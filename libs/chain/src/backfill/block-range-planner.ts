@@ -1,10 +1,11 @@
 /**
  * Chooses how many blocks one eth_getLogs call covers. The goal is a response of about `targetLogs`
  * logs: big enough to amortise the round trip, small enough to stay under provider limits and viem's
- * 10 MB response cap (a lottery log is ~1.2 KB of JSON). The span follows the observed log density,
- * grows at most `growth`× per success and halves on a "too large" failure — or drops at once to the
- * span that last fitted the density of a range with logs: after a long empty stretch the span has grown
- * large, and halving back down through a dense region costs one refused (but fully built) response each.
+ * 10 MB response cap (a lottery log is ~1 KB of JSON). The span follows the observed log density,
+ * grows at most `growth`× per success and halves on a "too large" failure, or drops at once to the
+ * span the refused answer's size points at, or to the span that last fitted the density of a range with
+ * logs: after a long empty stretch the span has grown large, and halving back down through a dense
+ * region costs one refused (but fully built) response each.
  */
 export interface RangePlannerOptions {
   initialSpan?: number;
@@ -28,7 +29,7 @@ export class BlockRangePlanner {
     this.maxSpan = options.maxSpan ?? 100_000;
     this.targetLogs = options.targetLogs ?? 4_000;
     this.growth = options.growth ?? 2;
-    this.span = this.clamp(options.initialSpan ?? 1_000);
+    this.span = this.clamp(options.initialSpan ?? 8);
     this.denseSpan = this.span;
   }
 
@@ -40,13 +41,21 @@ export class BlockRangePlanner {
   recordSuccess(blocks: number, logs: number): void {
     const fitted = logs === 0 ? this.span * this.growth : Math.floor((blocks * this.targetLogs) / logs);
     if (logs > 0) this.denseSpan = this.clamp(fitted);
-    this.span = this.clamp(Math.min(fitted, this.span * this.growth));
+    // Growth is earned by the range that succeeded, not by the current span: with several ranges of
+    // one span in flight, each success would otherwise compound it (4 successes: 16×) into a dense
+    // stretch nobody has looked at yet.
+    this.span = this.clamp(Math.min(fitted, Math.max(this.span, blocks * this.growth)));
   }
 
-  /** A range of `blocks` blocks was refused as too large; `suggestedBlocks` is the provider's hint, if any. */
-  recordTooLarge(blocks: number, suggestedBlocks?: number): number {
+  /**
+   * A range of `blocks` blocks was refused as too large; `suggestedBlocks` is the provider's hint, if
+   * any, and `estimatedBlocks` the span its answer's size suggests at the same density, if known.
+   */
+  recordTooLarge(blocks: number, suggestedBlocks?: number, estimatedBlocks?: number): number {
     const next =
-      suggestedBlocks && suggestedBlocks < blocks ? suggestedBlocks : Math.min(Math.floor(blocks / 2), this.denseSpan);
+      suggestedBlocks && suggestedBlocks < blocks
+        ? suggestedBlocks
+        : Math.min(Math.floor(blocks / 2), this.denseSpan, estimatedBlocks ?? Infinity);
     this.span = this.clamp(Math.min(this.span, next));
     return Math.max(this.minSpan, Math.min(next, blocks - 1));
   }

@@ -5,8 +5,9 @@ import { fetchRanges, type FetchedRange } from './range-fetcher';
 
 /**
  * A node with `density[b]` logs in block b that refuses, as viem does a response over 10 MB, any range
- * holding more than `maxLogs` logs. Calls are recorded; each answers on a later tick, or when the test
- * releases it.
+ * holding more than `maxLogs` logs; with `reportsSize`, the refusal carries the answer's full size as
+ * viem's error does when the node sent a Content-Length (anvil does). Calls are recorded; each answers
+ * on a later tick, or when the test releases it.
  */
 class DenseNode {
   readonly calls: { from: number; to: number; refused: boolean; concurrent: number }[] = [];
@@ -17,6 +18,7 @@ class DenseNode {
     private readonly density: readonly number[],
     private readonly maxLogs: number,
     private readonly holdFrom?: number,
+    private readonly reportsSize = false,
   ) {}
 
   async logsInRange(from: number, to: number): Promise<MinedLog[]> {
@@ -28,7 +30,11 @@ class DenseNode {
       if (this.holdFrom !== undefined && from >= this.holdFrom && !refused)
         await new Promise<void>((release) => this.held.set(from, release));
       else await new Promise((tick) => setImmediate(tick));
-      if (refused) throw Object.assign(new Error('Response body is too large'), { name: 'ResponseBodyTooLargeError' });
+      if (refused)
+        throw Object.assign(new Error('Response body is too large'), {
+          name: 'ResponseBodyTooLargeError',
+          ...(this.reportsSize ? { size: count * 1_000, maxSize: this.maxLogs * 1_000 } : {}),
+        });
       const logs: MinedLog[] = [];
       for (let b = from; b <= to; b++)
         for (let i = 0; i < (this.density[b] ?? 0); i++)
@@ -88,6 +94,26 @@ describe('fetchRanges', () => {
     // a refused range into a head and a tail fetched whole, as before, had the tail refused at every step: 201.)
     expect(node.calls.filter((c) => c.refused)).toHaveLength(8);
     expect(Math.max(...node.calls.map((c) => c.concurrent))).toBe(4);
+  });
+
+  it("follows the refused answer's size down to the dense stretch instead of halving into it", async () => {
+    // 3 sparse blocks, then 2,000 logs per block: the first range (all 400 blocks) is 2,600× the cap
+    const density = [1, 1, 1, ...Array(397).fill(2_000)];
+    const halving = new DenseNode(density, 5_000);
+    await fetchAll(halving, new BlockRangePlanner({ initialSpan: 1_000, targetLogs: 4_000 }), 0, 399);
+    const sized = new DenseNode(density, 5_000, undefined, true);
+    await fetchAll(sized, new BlockRangePlanner({ initialSpan: 1_000, targetLogs: 4_000 }), 0, 399);
+    const refusedLogs = (node: DenseNode) =>
+      node.calls
+        .filter((c) => c.refused)
+        .reduce((sum, c) => sum + density.slice(c.from, c.to + 1).reduce((a, b) => a + b, 0), 0);
+    // halving: 400, 200, 100, … 6 blocks, then 3 more of 6 blocks at once after the sparse head fitted
+    expect(halving.calls.filter((c) => c.refused)).toHaveLength(11);
+    // the size: the first range's answer was 159× the cap, so 1 block next; one later overshoot
+    expect(sized.calls.filter((c) => c.refused)).toHaveLength(2);
+    // what the node built and threw away: 1,586,021 logs halving, 802,003 following the size
+    expect(refusedLogs(halving)).toBe(1_586_021);
+    expect(refusedLogs(sized)).toBe(802_003);
   });
 
   it('splits a range the node cannot answer in time, and asks a single block again', async () => {

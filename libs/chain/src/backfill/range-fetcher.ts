@@ -1,6 +1,6 @@
 import type { MinedLog } from '../decode/log-decoder';
 import type { LotteryRpc } from '../rpc/lottery-rpc';
-import { classifyRpcError, isTimeout, SlowRangeError } from '../rpc/rpc-errors';
+import { classifyRpcError, isTimeout, SlowRangeError, type RpcFailure } from '../rpc/rpc-errors';
 import { retrying, sleep, type RetryOptions } from '../rpc/retry';
 import type { BlockRangePlanner } from './block-range-planner';
 
@@ -56,7 +56,10 @@ export async function* fetchRanges(
         return outcome;
       }
       refusedSinceSuccess = true;
-      return { kind: 'too-large', firstSpan: planner.recordTooLarge(end - start + 1, outcome.hint) };
+      return {
+        kind: 'too-large',
+        firstSpan: planner.recordTooLarge(end - start + 1, outcome.hint, outcome.estimate),
+      };
     } finally {
       inFlight--;
       callEnded?.();
@@ -108,7 +111,7 @@ async function fetchOnce(
   from: number,
   to: number,
   retry: Omit<RetryOptions, 'what'>,
-): Promise<{ kind: 'logs'; logs: MinedLog[] } | { kind: 'too-large'; hint?: number }> {
+): Promise<{ kind: 'logs'; logs: MinedLog[] } | { kind: 'too-large'; hint?: number; estimate?: number }> {
   for (let attempt = 0; ; attempt++) {
     try {
       const logs = await retrying(() => logsInTime(rpc, from, to), { ...retry, what: `eth_getLogs ${from}-${to}` });
@@ -116,16 +119,29 @@ async function fetchOnce(
     } catch (error) {
       const failure = classifyRpcError(error);
       if (failure.kind !== 'range-too-large') throw error;
-      if (to > from) {
-        const hint = failure.suggested ? failure.suggested.to - failure.suggested.from + 1 : undefined;
-        return { kind: 'too-large', hint };
-      }
+      if (to > from) return { kind: 'too-large', ...refusalHint(to - from + 1, failure) };
       // One block that is "too large" cannot be split: wait and ask again rather than skip it.
       retry.onError?.(error);
       retry.logger?.warn({ block: from, attempt }, 'single block refused as too large, retrying');
       await sleep(Math.min(10_000, 500 * 2 ** Math.min(attempt, 5)), retry.signal);
     }
   }
+}
+
+/**
+ * What a refusal says of the span to try next: the provider's suggested range, or the share of the
+ * range that would fill half the cap at the density its answer's size shows. With a Content-Length
+ * (anvil sends one) that is the whole answer's size; without, viem only saw the cap overrun and this is
+ * about halving. Halving alone walks down through a dense stretch one refusal at a time, and the node
+ * builds every refused answer in full (for a first range over a whole dense history, seconds each).
+ */
+function refusalHint(
+  blocks: number,
+  failure: Extract<RpcFailure, { kind: 'range-too-large' }>,
+): { hint?: number; estimate?: number } {
+  if (failure.suggested) return { hint: failure.suggested.to - failure.suggested.from + 1 };
+  if (failure.oversize === undefined) return {};
+  return { estimate: Math.max(1, Math.floor(blocks / (2 * failure.oversize))) };
 }
 
 /** A multi-block range that times out is split rather than asked again (see SlowRangeError). */

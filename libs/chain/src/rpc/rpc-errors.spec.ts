@@ -30,6 +30,22 @@ describe('classifyRpcError', () => {
     expect(f).toEqual({ kind: 'range-too-large', suggested: { from: 16, to: 32 } });
   });
 
+  it("says how many times over the cap a refused answer was, however viem's error is wrapped", () => {
+    const tooLarge = (size: number) =>
+      Object.assign(new Error('HTTP response body exceeded the size limit.'), {
+        name: 'ResponseBodyTooLargeError',
+        size,
+        maxSize: 10_000_000,
+      });
+    expect(classifyRpcError(tooLarge(57_038_752))).toEqual({ kind: 'range-too-large', oversize: 5.7038752 });
+    expect(classifyRpcError(Object.assign(new Error('failed'), { cause: tooLarge(20_000_000) }))).toEqual({
+      kind: 'range-too-large',
+      oversize: 2,
+    });
+    const noSize = Object.assign(new Error('Response body is too large'), { name: 'ResponseBodyTooLargeError' });
+    expect(classifyRpcError(noSize)).toEqual({ kind: 'range-too-large' });
+  });
+
   it('splits a range that timed out, and recognises a timeout however it is wrapped', () => {
     const timeout = Object.assign(new Error('The request took too long to respond.'), { name: 'TimeoutError' });
     expect(classifyRpcError(new SlowRangeError(1, 9, timeout)).kind).toBe('range-too-large');

@@ -3,7 +3,12 @@
  * backfill split the range instead of crashing or retrying the same doomed request forever.
  */
 export type RpcFailure =
-  | { kind: 'range-too-large'; suggested?: { from: number; to: number } }
+  | {
+      kind: 'range-too-large';
+      suggested?: { from: number; to: number };
+      /** How many times over the client's cap the refused answer was, when its full size is known. */
+      oversize?: number;
+    }
   | { kind: 'rate-limited' }
   | { kind: 'transient' };
 
@@ -23,10 +28,11 @@ const RANGE_PATTERNS = [
 /** e.g. "-32602: ... try with this block range [0x10, 0x20]" (Alchemy, Infura style hints). */
 const SUGGESTION = /\[\s*(0x[0-9a-f]+|\d+)\s*,\s*(0x[0-9a-f]+|\d+)\s*\]/i;
 
-function describe(error: unknown): { text: string; code?: number; status?: number } {
+function describe(error: unknown): { text: string; code?: number; status?: number; oversize?: number } {
   const parts: string[] = [];
   let code: number | undefined;
   let status: number | undefined;
+  let oversize: number | undefined;
   let e: unknown = error;
   for (let depth = 0; e && depth < 6; depth++) {
     const obj = e as {
@@ -35,14 +41,20 @@ function describe(error: unknown): { text: string; code?: number; status?: numbe
       details?: string;
       code?: unknown;
       status?: unknown;
+      size?: unknown;
+      maxSize?: unknown;
       cause?: unknown;
     };
     parts.push(obj.name ?? '', obj.message ?? '', obj.details ?? '');
     if (typeof obj.code === 'number' && code === undefined) code = obj.code;
     if (typeof obj.status === 'number' && status === undefined) status = obj.status;
+    // viem's ResponseBodyTooLargeError: `size` is the answer's Content-Length when the node sent one
+    // (anvil does), else only what was read before giving up, just over `maxSize`.
+    if (typeof obj.size === 'number' && typeof obj.maxSize === 'number' && obj.size > obj.maxSize && obj.maxSize > 0)
+      oversize ??= obj.size / obj.maxSize;
     e = obj.cause;
   }
-  return { text: parts.join(' | '), code, status };
+  return { text: parts.join(' | '), code, status, oversize };
 }
 
 /**
@@ -67,15 +79,14 @@ export function isTimeout(error: unknown): boolean {
 
 export function classifyRpcError(error: unknown): RpcFailure {
   if (error instanceof SlowRangeError) return { kind: 'range-too-large' };
-  const { text, code, status } = describe(error);
+  const { text, code, status, oversize } = describe(error);
   if (status === 429 || code === 429 || /rate limit|too many requests/i.test(text)) {
     if (!/too many (results|logs|blocks)/i.test(text)) return { kind: 'rate-limited' };
   }
   if (code === -32005 || RANGE_PATTERNS.some((p) => p.test(text)) || (code === -32602 && SUGGESTION.test(text))) {
     const m = SUGGESTION.exec(text);
-    return m
-      ? { kind: 'range-too-large', suggested: { from: Number(m[1]), to: Number(m[2]) } }
-      : { kind: 'range-too-large' };
+    if (m) return { kind: 'range-too-large', suggested: { from: Number(m[1]), to: Number(m[2]) } };
+    return oversize === undefined ? { kind: 'range-too-large' } : { kind: 'range-too-large', oversize };
   }
   return { kind: 'transient' };
 }
