@@ -84,6 +84,8 @@ async function main(): Promise<void> {
       await sleep(250);
     }
     const seconds = secondsSince(started);
+    // every event applied: the indexer reached the head since the last probe, if not before
+    if (Number.isNaN(indexerSeconds)) indexerSeconds = seconds;
     const [indexerCpu, projectorCpu] = apps.map((a) => cpuSecondsOf(a.child.pid) ?? NaN);
     log(
       `pipeline (${kafka ? 'kafka' : 'postgres'} log): indexer at head ${indexerSeconds.toFixed(2)} s, ` +

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { appNodeArgs } from '@lottery/telemetry';
 
 export const ROOT = join(__dirname, '..', '..');
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -28,7 +29,7 @@ export async function startServer(
   headers: Record<string, string> = {},
   nodeArgs: readonly string[] = [],
 ): Promise<Server> {
-  const child = spawn(process.execPath, [...nodeArgs, '-r', join(ROOT, 'tools', 'register.js'), join(ROOT, entry)], {
+  const child = spawn(process.execPath, appNodeArgs(entry, nodeArgs), {
     cwd: ROOT,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

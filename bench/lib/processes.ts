@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { appNodeArgs } from '@lottery/telemetry';
 
 export const ROOT = join(__dirname, '..', '..');
 
@@ -23,7 +24,7 @@ export function spawnApp(
 ): AppProcess {
   const child = spawn(
     process.execPath,
-    [...nodeArgs, '-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'apps', name, 'src', 'main.ts')],
+    appNodeArgs(`apps/${name}/src/main.ts`, nodeArgs),
     { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let tail = '';

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exited } from '@lottery/pipeline-testing';
+import { appNodeArgs } from '@lottery/telemetry';
 
 export type AppName = 'indexer' | 'projector' | 'api';
 
@@ -36,11 +37,11 @@ export class SupervisedApp {
     clearTimeout(this.restartTimer);
     if (this.child) return;
     const log = openSync(this.logFile, 'a');
-    const child = spawn(
-      process.execPath,
-      ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'apps', this.name, 'src', 'main.ts')],
-      { cwd: ROOT, env: { ...process.env, ...this.env }, stdio: ['ignore', log, log] },
-    );
+    const child = spawn(process.execPath, appNodeArgs(`apps/${this.name}/src/main.ts`), {
+      cwd: ROOT,
+      env: { ...process.env, ...this.env },
+      stdio: ['ignore', log, log],
+    });
     closeSync(log);
     const killOnExit = (): void => void child.kill('SIGKILL');
     process.once('exit', killOnExit);

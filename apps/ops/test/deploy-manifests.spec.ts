@@ -6,7 +6,7 @@
  * variables and routes against the same manifests in their test/deployment-config.spec.ts (apps never
  * import apps). Parses every manifest under k8s/ and docker/compose.yml; needs no cluster and no Docker.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
   APP_NAMES,
@@ -25,6 +25,7 @@ import {
   selectorMatches,
   sourcesUnder,
 } from '@lottery/testing';
+import { APP_NODE_FLAGS } from '@lottery/telemetry';
 
 const REPO_ROOT = join(__dirname, '..', '..', '..');
 
@@ -164,6 +165,18 @@ describe('docker/compose.yml', () => {
 
   it('gives variables the apps share one value', () => {
     expect(sharedValueProblems(runners)).toEqual([]);
+  });
+
+  it("runs the apps with the flags `npm start` runs them with, as the image's entry point does", () => {
+    const node = `node ${APP_NODE_FLAGS.join(' ')} -r ./tools/register.js`;
+    const entrypoints = built.map((name) => asArgv(mapOf(services[name])['entrypoint']).join(' '));
+    // the services without an entry point of their own run the image's
+    expect(entrypoints.filter((e) => e !== '' && !e.includes(`exec ${node} `))).toEqual([]);
+    expect(entrypoints.filter((e) => e !== '').length).toBeGreaterThan(0);
+    const dockerfile = readFileSync(join(REPO_ROOT, 'docker', 'Dockerfile'), 'utf8');
+    const runtime = dockerfile.slice(dockerfile.indexOf('AS runtime'));
+    const entrypoint = /^ENTRYPOINT (\[.*\])$/m.exec(runtime)?.[1];
+    expect(entrypoint && (JSON.parse(entrypoint) as string[]).join(' ')).toBe(node);
   });
 
   it('points PIPELINE_READY_URLS at the indexer and projector services', () => {

@@ -1,14 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-
-const ROOT = join(__dirname, '..', '..', '..');
+import { appNodeArgs } from '@lottery/telemetry';
 
 /**
  * Runs an app's entry point (e.g. `apps/indexer/src/main.ts`) as a real process, as production does.
  * Its stderr is drained (a full pipe would block the child) and shown if it fails on its own.
  */
 export function spawnApp(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, entry)], {
+  const child = spawn(process.execPath, appNodeArgs(entry), {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -6,3 +6,4 @@ export * from './stall-watchdog';
 export * from './free-port';
 export * from './parent-watch';
 export * from './dependency-unavailable';
+export * from './app-node-args';

@@ -1,10 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Logger } from '@lottery/telemetry';
-
-const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
-const REGISTER = join(REPO_ROOT, 'tools', 'register.js');
+import { appNodeArgs, type Logger } from '@lottery/telemetry';
 
 export interface AppProcess {
   name: string;
@@ -28,7 +24,7 @@ export class ProcessSupervisor {
 
   start(name: string, entry: string, env: NodeJS.ProcessEnv, logFile: string): void {
     const log = openSync(logFile, 'a');
-    const child = spawn(process.execPath, ['-r', REGISTER, join(REPO_ROOT, entry)], {
+    const child = spawn(process.execPath, appNodeArgs(entry), {
       env: { ...process.env, ...env },
       // The IPC channel lets the app notice when this supervisor is gone (see stopWhenParentExits).
       stdio: ['ignore', log, log, 'ipc'],
