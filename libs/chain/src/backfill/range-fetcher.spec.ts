@@ -107,13 +107,16 @@ describe('fetchRanges', () => {
       node.calls
         .filter((c) => c.refused)
         .reduce((sum, c) => sum + density.slice(c.from, c.to + 1).reduce((a, b) => a + b, 0), 0);
-    // halving: 400, 200, 100, … 6 blocks, then 3 more of 6 blocks at once after the sparse head fitted
-    expect(halving.calls.filter((c) => c.refused)).toHaveLength(11);
+    // halving: 400, 200, 100, … 6, 3 blocks, down to the sparse head
+    expect(halving.calls.filter((c) => c.refused)).toHaveLength(8);
     // the size: the first range's answer was 159× the cap, so 1 block next; one later overshoot
     expect(sized.calls.filter((c) => c.refused)).toHaveLength(2);
-    // what the node built and threw away: 1,586,021 logs halving, 802,003 following the size
-    expect(refusedLogs(halving)).toBe(1_586_021);
+    // what the node built and threw away: 1,550,021 logs halving, 802,003 following the size
+    expect(refusedLogs(halving)).toBe(1_550_021);
     expect(refusedLogs(sized)).toBe(802_003);
+    // a span longer than the last that succeeded is tried by one call: no refusal ran beside another call
+    expect([...halving.calls, ...sized.calls].filter((c) => c.refused && c.concurrent > 1)).toEqual([]);
+    expect(Math.max(...sized.calls.map((c) => c.concurrent))).toBe(4);
   });
 
   it('splits a range the node cannot answer in time, and asks a single block again', async () => {

@@ -34,7 +34,8 @@ interface Slot {
  *
  * From a refusal until the next success, one call at a time: the planner knows nothing yet of the
  * density there, and pieces planned from the old span would be refused as well, each a fully built
- * response the node throws away.
+ * response the node throws away. Likewise while the span grows past the last one that succeeded: after a
+ * sparse stretch, several calls of a doubled span would each run into the dense stretch that follows.
  */
 export async function* fetchRanges(
   rpc: Pick<LotteryRpc, 'logsInRange'>,
@@ -46,6 +47,8 @@ export async function* fetchRanges(
   const slots: Slot[] = from <= to ? [{ from, to }] : [];
   let inFlight = 0;
   let refusedSinceSuccess = false;
+  /** Blocks of the last range that succeeded: a longer span is tried by one call before it is used by several. */
+  let provenSpan = 0;
   let callEnded: (() => void) | undefined;
   const fetch = async (start: number, end: number): Promise<Outcome> => {
     try {
@@ -53,6 +56,7 @@ export async function* fetchRanges(
       if (outcome.kind === 'logs') {
         planner.recordSuccess(end - start + 1, outcome.logs.length);
         refusedSinceSuccess = false;
+        provenSpan = end - start + 1;
         return outcome;
       }
       refusedSinceSuccess = true;
@@ -84,7 +88,8 @@ export async function* fetchRanges(
     return true;
   };
   for (;;) {
-    while (inFlight < (refusedSinceSuccess ? 1 : options.concurrency) && launchEarliest());
+    const untried = refusedSinceSuccess || planner.nextSpan() > provenSpan;
+    while (inFlight < (untried ? 1 : options.concurrency) && launchEarliest());
     const first = slots[0];
     if (!first) return;
     if (!first.fetch) {
