@@ -26,6 +26,7 @@ import {
   startKafka,
   type KafkaBroker,
 } from '@lottery/testing';
+import { APP_NODE_FLAGS } from '@lottery/telemetry';
 import { parseOptions } from './lib/options';
 import { createScratchDatabase, postgresVersion, type ScratchDatabase } from './lib/postgres';
 import { writeReport, type Report, type Row, type Section } from './lib/report';
@@ -367,7 +368,7 @@ async function main(): Promise<void> {
       {
         title: 'Pipeline: the apps as processes',
         intro:
-          `indexer → ${pipeline.eventLog} event log → projector → Postgres → API, each app its own \`node -r tools/register.js apps/<app>/src/main.ts\` process with production defaults ` +
+          `indexer → ${pipeline.eventLog} event log → projector → Postgres → API, each app its own \`node ${APP_NODE_FLAGS.join(' ')} -r tools/register.js apps/<app>/src/main.ts\` process with production defaults ` +
           `(${Object.entries(pipeline.settings)
             .map(([k, v]) => `${k}: ${v}`)
             .join(
@@ -474,8 +475,9 @@ async function main(): Promise<void> {
     if (pgRun && production)
       notes.push(
         `Indexer vs eth_getLogs: ${pct(production.eventsPerSecond / ceiling.best.logsPerSecond)} of the ceiling. The history is dense (up to ${fmt(ceiling.maxLogsPerBlock)} logs in one block), ` +
-          `so the range planner's first range (1,000 blocks) holds all of it: viem refuses the response (over 10 MB), and the fetcher asks for smaller ranges one at a time until one fits, ` +
-          `then plans the rest from the density it saw (four in flight), each piece appended as it arrives (see bench/PROFILE.md). ` +
+          `so the range planner (starting at 8 blocks, doubling over the sparse deploy blocks) runs into it: viem refuses a response over 10 MB, the refused answer's size ` +
+          `(anvil's Content-Length) sets the next span, and the fetcher asks one range at a time until one fits, then plans the rest from the density it saw (four in flight), ` +
+          `each piece appended as it arrives (see bench/PROFILE.md). ` +
           `${pgRun.getLogs.refused} refused requests cost ${fmt(pgRun.getLogs.refusedSeconds, 2)} s of the ${fmt(pgRun.seconds, 2)} s: the node builds each refused response in full. ` +
           `${fmt(pgRun.appends.count)} appends took ${fmt(pgRun.appends.seconds, 2)} s (largest ${fmt(pgRun.appends.largest)} events). ` +
           `On a real chain (a few lottery logs per block) the first ranges fit.`,
