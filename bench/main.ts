@@ -368,7 +368,7 @@ async function main(): Promise<void> {
       {
         title: 'Pipeline: the apps as processes',
         intro:
-          `indexer → ${pipeline.eventLog} event log → projector → Postgres → API, each app its own \`node ${APP_NODE_FLAGS.join(' ')} -r tools/register.js apps/<app>/src/main.ts\` process with production defaults ` +
+          `indexer → ${pipeline.eventLog} event log → projector → Postgres → API, each app its own \`node -r tools/register.js apps/<app>/src/main.ts\` process (the indexer and the projector with \`${APP_NODE_FLAGS['indexer']?.join(' ')}\`) with production defaults ` +
           `(${Object.entries(pipeline.settings)
             .map(([k, v]) => `${k}: ${v}`)
             .join(
