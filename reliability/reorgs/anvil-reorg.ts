@@ -1,6 +1,6 @@
 import { getAbiItem, toFunctionSelector, type Address } from 'viem';
 import { jackpotAbi, type SeededRandom } from '@lottery/contracts';
-import { headOf, rpcCall } from '@lottery/pipeline-testing';
+import { eventually, headOf, rpcCall } from '@lottery/pipeline-testing';
 import { planReorg, type ReplacedTx } from './reorg-plan';
 
 export interface InjectedReorg {
@@ -73,7 +73,15 @@ export async function replaceLastBlocks(
   const fromBlock = head - depth + 1;
   const blocks: RpcBlock[] = [];
   for (let n = fromBlock; n <= head; n++) {
-    blocks.push((await rpcCall(rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])) as RpcBlock);
+    // anvil has answered eth_blockNumber with a block it did not serve yet (automine was just turned
+    // off while it mined): wait for the block rather than crash the suite
+    const block = await eventually(
+      async () =>
+        ((await rpcCall(rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])) as RpcBlock | null) ?? undefined,
+      `anvil to serve block ${n} (head ${head})`,
+      10_000,
+    );
+    blocks.push(block);
   }
   const raw = new Map<string, RpcTx>();
   const txs: ReplacedTx[] = blocks.flatMap((block, i) =>
