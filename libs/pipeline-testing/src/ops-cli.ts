@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { appNodeArgs } from '@lottery/telemetry';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -11,11 +12,11 @@ export interface OpsRun {
 
 /** `node -r ./tools/register.js apps/ops/src/main.ts …`, as `npm run ops -- …` runs it. */
 export function runOps(args: string[], env: NodeJS.ProcessEnv): Promise<OpsRun> {
-  const child = spawn(
-    process.execPath,
-    ['-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'apps', 'ops', 'src', 'main.ts'), ...args],
-    { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, [...appNodeArgs('apps/ops/src/main.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
