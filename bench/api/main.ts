@@ -7,9 +7,10 @@
  *   node -r ./tools/register.js bench/api/main.ts [--tickets 1000000[,10000000]] [--duration 10]
  *     [--connections 10] [--warmup 3] [--repeat 1] [--tickets-per-round 10000] [--tickets-per-wallet 20]
  *     [--max-generate-seconds 900] [--redis URL | --no-redis] [--keep] [--out DIR] [--no-write]
- *     [--cpu-prof DIR] [--rewrite-markdown]
+ *     [--cpu-prof DIR] [--endpoints ROUTE[,ROUTE…]] [--rewrite-markdown]
  *
  * --cpu-prof writes a V8 CPU profile of the API process (all endpoints, warm-up included) into DIR;
+ * --endpoints measures only the routes named (e.g. `/v1/rounds`), to profile one alone (with --no-write);
  * --rewrite-markdown only renders the API block of RESULTS.md again from api-results.json.
  *
  * Needs Postgres (DATABASE_URL's server, default postgres://postgres@127.0.0.1:5432/postgres): a
@@ -58,12 +59,15 @@ interface Options extends LoadOptions {
   outDir: string;
   write: boolean;
   cpuProfileDir: string | null;
+  /** Routes to measure (all when null): to profile one endpoint alone. */
+  endpoints: string[] | null;
   rewriteMarkdown: boolean;
 }
 
 const USAGE = `usage: node -r ./tools/register.js bench/api/main.ts [--tickets N[,N…]] [--duration S] [--connections N]
   [--warmup S] [--repeat N] [--tickets-per-round N] [--tickets-per-wallet N] [--max-generate-seconds S]
-  [--redis URL | --no-redis] [--keep] [--out DIR] [--no-write] [--cpu-prof DIR] [--rewrite-markdown]`;
+  [--redis URL | --no-redis] [--keep] [--out DIR] [--no-write] [--cpu-prof DIR]
+  [--endpoints ROUTE[,ROUTE…]] [--rewrite-markdown]`;
 
 function parseOptions(argv: readonly string[]): Options {
   const o: Options = {
@@ -80,6 +84,7 @@ function parseOptions(argv: readonly string[]): Options {
     outDir: join(ROOT, 'bench'),
     write: true,
     cpuProfileDir: null,
+    endpoints: null,
     rewriteMarkdown: false,
   };
   const positive = (raw: string, flag: string): number => {
@@ -134,6 +139,9 @@ function parseOptions(argv: readonly string[]): Options {
       case '--cpu-prof':
         o.cpuProfileDir = resolve(flag.value());
         break;
+      case '--endpoints':
+        o.endpoints = flag.value().split(',');
+        break;
       case '--rewrite-markdown':
         o.rewriteMarkdown = true;
         break;
@@ -142,6 +150,7 @@ function parseOptions(argv: readonly string[]): Options {
     }
     return true;
   });
+  if (o.endpoints !== null && o.write) throw new Error('--endpoints measures part of the table: add --no-write');
   if (o.ticketsPerRound >= 1_000_000) throw new Error('--tickets-per-round must be below 1,000,000 (block numbering)');
   return o;
 }
@@ -292,7 +301,7 @@ async function measureSize(
       route: '/v1/wallets/{address}/tickets',
       paths: dataset.wallets.map((address) => `/v1/wallets/${address}/tickets`),
     },
-  ];
+  ].filter((e) => options.endpoints === null || options.endpoints.includes(e.route));
   for (const e of endpoints) {
     const rows = await checkSameRows(api, raw, e, headers);
     log(`${e.route}: same ${rows} rows from both servers on ${e.paths[0]}`);

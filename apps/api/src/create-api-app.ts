@@ -5,7 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { type ApiDependencies, AppModule } from './app.module';
 import { dailyPoolExceptionFilter } from './daily-pool/daily-pool-exception.filter';
 import { DataApiExceptionFilter } from './data-api/data-api-exception.filter';
-import { installEntityTags } from './data-api/http-cache/entity-tags';
+import { installHttpCache } from './data-api/http-cache/install-http-cache';
 import { clientErrorReply } from './http/client-error-reply';
 import { ExceptionRoutingFilter } from './http/exception-routing.filter';
 import { lingerBeforeClosing } from './http/lingering-close';
@@ -67,11 +67,11 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyAp
   lingerBeforeClosing(fastify.server);
   // Hooks go on before Nest registers routes: onRoute must see every route.
   fastify.addHook('onRoute', (route) => routes.record(route.method, route.url));
-  fastify.addHook('onSend', async (request, reply, payload) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
-    return payload;
+    done(null, payload);
   });
-  installEntityTags(fastify);
+  installHttpCache(fastify);
   metrics.install(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(deps, { routes, metrics }), adapter, {

@@ -1,9 +1,7 @@
-import { applyDecorators, Controller, UseGuards, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, Controller, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
-import { DeprecationInterceptor } from '../http/deprecation/deprecation.interceptor';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
-import { CachePolicyInterceptor } from './http-cache/cache-policy.interceptor';
 
 /**
  * A controller of the Data API under `/v1`. Guard order matters: the rate-limit guard charges every
@@ -14,6 +12,5 @@ export function DataApiController(path: string, tag?: string): ClassDecorator {
     Controller(path === '' ? 'v1' : `v1/${path}`),
     ...(tag ? [ApiTags(tag)] : []),
     UseGuards(RateLimitGuard, ApiKeyGuard),
-    UseInterceptors(DeprecationInterceptor, CachePolicyInterceptor),
   );
 }

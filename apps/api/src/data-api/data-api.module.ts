@@ -1,8 +1,6 @@
 import { Module } from '@nestjs/common';
-import { DeprecationInterceptor } from '../http/deprecation/deprecation.interceptor';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { DataApiService } from './data-api.service';
-import { CachePolicyInterceptor } from './http-cache/cache-policy.interceptor';
 import { RoundsController } from './rounds.controller';
 import { UnmatchedRouteController } from './unmatched-route.controller';
 import { WalletsController } from './wallets.controller';
@@ -11,6 +9,6 @@ import { WalletsController } from './wallets.controller';
 @Module({
   imports: [RateLimitModule],
   controllers: [RoundsController, WalletsController, UnmatchedRouteController],
-  providers: [DataApiService, CachePolicyInterceptor, DeprecationInterceptor],
+  providers: [DataApiService],
 })
 export class DataApiModule {}

@@ -30,7 +30,7 @@ export class HttpMetrics {
 
   /** A Fastify hook, not an interceptor: it also sees 404s, guard refusals and framework errors. */
   install(fastify: FastifyInstance): void {
-    fastify.addHook('onResponse', async (request, reply) => {
+    fastify.addHook('onResponse', (request, reply, done) => {
       const labels = {
         method: request.method,
         route: request.routeOptions.url ?? 'unmatched',
@@ -38,6 +38,7 @@ export class HttpMetrics {
       };
       this.requests.inc(labels);
       this.duration.observe(labels, reply.elapsedTime / 1000);
+      done();
     });
   }
 }

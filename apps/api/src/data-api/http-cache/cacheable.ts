@@ -1,7 +1,7 @@
 /**
  * A response body plus how long shared caches may keep it. Returned by the service for resources of
- * settled rounds; CachePolicyInterceptor turns it into `Cache-Control`, the entity-tag hook adds `ETag`
- * and answers 304 to a matching `If-None-Match`.
+ * settled rounds; installHttpCache's hooks turn it into `Cache-Control` and `ETag`, and answer 304 to a
+ * matching `If-None-Match`.
  */
 export class Cacheable<T> {
   constructor(

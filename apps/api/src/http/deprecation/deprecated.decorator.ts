@@ -1,5 +1,7 @@
-import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
+import { DEPRECATION_METADATA, type DeprecationMetadata } from './deprecation-metadata';
+import { DeprecationInterceptor } from './deprecation.interceptor';
 
 export interface DeprecationOptions {
   /** When the deprecation was announced (ISO date); sent as the `Deprecation` header (RFC 9745). */
@@ -10,13 +12,6 @@ export interface DeprecationOptions {
   link?: string;
 }
 
-export interface DeprecationMetadata {
-  sinceMs: number;
-  sunsetMs: number;
-  link: string | null;
-}
-
-export const DEPRECATION_METADATA = 'lottery:deprecation';
 /** OpenAPI extension carrying the sunset date; the document builder also marks the operation deprecated. */
 export const SUNSET_EXTENSION = 'x-sunset';
 
@@ -27,7 +22,8 @@ const DAY_MS = 86_400_000;
 /**
  * Marks an endpoint (or a whole controller) deprecated: its responses carry `Deprecation` and `Sunset`
  * headers, and the OpenAPI operation is flagged. Dates are checked when the class loads, so a notice
- * shorter than the policy fails the build's tests rather than reaching clients.
+ * shorter than the policy fails the build's tests rather than reaching clients. The interceptor that
+ * writes the headers comes with the decorator: every other route is spared an interceptor on each request.
  */
 export function Deprecated(options: DeprecationOptions): MethodDecorator & ClassDecorator {
   const sinceMs = Date.parse(options.since);
@@ -42,13 +38,6 @@ export function Deprecated(options: DeprecationOptions): MethodDecorator & Class
   return applyDecorators(
     SetMetadata(DEPRECATION_METADATA, metadata),
     ApiExtension(SUNSET_EXTENSION, new Date(sunsetMs).toISOString()),
+    UseInterceptors(DeprecationInterceptor),
   );
-}
-
-export function deprecationHeaders(metadata: DeprecationMetadata): Record<string, string> {
-  return {
-    Deprecation: `@${Math.floor(metadata.sinceMs / 1000)}`,
-    Sunset: new Date(metadata.sunsetMs).toUTCString(),
-    ...(metadata.link ? { Link: `<${metadata.link}>; rel="deprecation"` } : {}),
-  };
 }

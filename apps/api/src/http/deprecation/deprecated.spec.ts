@@ -1,9 +1,9 @@
 import { Controller, Get, Module } from '@nestjs/common';
-import { NestFactory, Reflector } from '@nestjs/core';
+import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { Deprecated, deprecationHeaders } from './deprecated.decorator';
-import { DeprecationInterceptor } from './deprecation.interceptor';
+import { Deprecated } from './deprecated.decorator';
+import { deprecationHeaders } from './deprecation-metadata';
 
 @Controller('legacy')
 class LegacyController {
@@ -27,7 +27,6 @@ describe('@Deprecated', () => {
 
   beforeAll(async () => {
     app = await NestFactory.create<NestFastifyApplication>(LegacyModule, new FastifyAdapter(), { logger: false });
-    app.useGlobalInterceptors(new DeprecationInterceptor(app.get(Reflector)));
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
   });

@@ -2,7 +2,7 @@ import { type CallHandler, type ExecutionContext, Injectable, type NestIntercept
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
 import type { Observable } from 'rxjs';
-import { DEPRECATION_METADATA, type DeprecationMetadata, deprecationHeaders } from './deprecated.decorator';
+import { DEPRECATION_METADATA, type DeprecationMetadata, deprecationHeaders } from './deprecation-metadata';
 
 /** Sets the headers of @Deprecated before the handler runs, so its error responses carry them too. */
 @Injectable()
