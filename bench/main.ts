@@ -9,10 +9,13 @@
  *   5. pipeline  indexer, projector and API as processes: catch-up time, block-mined → ticket visible
  *                through GET /v1/wallets/{address}/tickets (p50/p95/p99), RSS of each app
  *   6. ponder    the same history indexed by Ponder 0.16 into the same Postgres, when it can run here
+ *   7. api       bench/api/main.ts (its own process and data sets): the Data API against a raw Fastify + pg
+ *                server at 1,000,000 and 10,000,000 tickets (--quick: 100,000), RSS of both
  *
  * Prints every figure, writes bench/RESULTS.md and bench/results.json. Needs what `npm test` needs: a
  * Postgres server (DATABASE_URL), Redis (REDIS_URL), Java for the Kafka broker (or --no-kafka).
  */
+import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createSimulationContext } from '@lottery/contracts';
 import { createEventLog, type EventLog } from '@lottery/event-log';
@@ -26,8 +29,8 @@ import {
   startKafka,
   type KafkaBroker,
 } from '@lottery/testing';
-import { APP_NODE_FLAGS } from '@lottery/telemetry';
-import { parseOptions } from './lib/options';
+import { APP_NODE_FLAGS, appNodeArgs } from '@lottery/telemetry';
+import { type BenchOptions, parseOptions } from './lib/options';
 import { createScratchDatabase, postgresVersion, type ScratchDatabase } from './lib/postgres';
 import { writeReport, type Report, type Row, type Section } from './lib/report';
 import { log, round } from './lib/stats';
@@ -526,6 +529,26 @@ async function main(): Promise<void> {
     if (database && !options.keep) await database.drop();
     else if (database) log(`kept database ${database.name}`);
   }
+  // 7. after the rest has stopped: it measures the API with the machine to itself
+  if (options.api) {
+    log('Data API against a raw Fastify + pg server (bench:api)');
+    await runApiBench(options);
+  }
+}
+
+/** bench:api in a process of its own; it writes its block of RESULTS.md and the api_ figures itself. */
+function runApiBench(options: BenchOptions): Promise<void> {
+  const args = options.quick
+    ? ['--tickets', '100000', '--duration', '3', '--warmup', '1']
+    : ['--tickets', '1000000,10000000'];
+  if (options.outDir) args.push('--out', resolve(options.outDir));
+  const child = spawn(process.execPath, appNodeArgs('bench/api/main.ts').concat(args), { stdio: 'inherit' });
+  return new Promise((resolvePromise, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code, signal) =>
+      code === 0 ? resolvePromise() : reject(new Error(`bench:api exited with ${signal ?? code}`)),
+    );
+  });
 }
 
 main().then(

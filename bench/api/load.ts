@@ -1,3 +1,4 @@
+import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
 import { processStats, RssPeak, type Server } from './servers';
 
@@ -32,11 +33,44 @@ function percentile(sorted: Float64Array, p: number): number {
 
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
 
+/** What a load run saw on the client side; `measured` adds the server's CPU and RSS. */
+interface ClientSide {
+  rps: number;
+  latencies: number[];
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+async function measured(server: Server, run: () => Promise<ClientSide>): Promise<Measurement> {
+  const rss = new RssPeak(server.child.pid);
+  const cpuBefore = processStats(server.child.pid);
+  const client = await run();
+  const cpuAfter = processStats(server.child.pid);
+  const rssPeakMb = rss.stop();
+  const sorted = Float64Array.from(client.latencies).sort();
+  const cpuMs = cpuBefore && cpuAfter ? cpuAfter.cpuMs - cpuBefore.cpuMs : NaN;
+  return {
+    rps: round(client.rps, 1),
+    p50: round(percentile(sorted, 50)),
+    p90: round(percentile(sorted, 90)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted.length ? sorted[sorted.length - 1] : NaN),
+    responses: sorted.length,
+    non2xx: client.non2xx,
+    errors: client.errors,
+    timeouts: client.timeouts,
+    serverCpuUsPerRequest: round((cpuMs * 1000) / Math.max(1, sorted.length), 0),
+    rssPeakMb: round(rssPeakMb, 1),
+    rssEndMb: round(processStats(server.child.pid)?.rssMb ?? NaN, 1),
+  };
+}
+
 /**
  * `connections` keep-alive connections for `durationSeconds`, each request the next of `paths` in turn
- * (every connection walks the same list from a different point), against one server.
+ * (every connection walks the same list from a different point), against one server, as fast as it answers.
  */
-export async function hammer(
+export function hammer(
   server: Server,
   paths: readonly string[],
   headers: Record<string, string>,
@@ -44,37 +78,78 @@ export async function hammer(
 ): Promise<Measurement> {
   let next = 0;
   const latencies: number[] = [];
-  const rss = new RssPeak(server.child.pid);
-  const cpuBefore = processStats(server.child.pid);
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: server.baseUrl,
-        connections: options.connections,
-        duration: options.durationSeconds,
-        headers,
-        requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }],
-      },
-      (error: unknown, r: autocannon.Result) => (error ? reject(error) : resolve(r)),
-    );
-    instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+  return measured(server, async () => {
+    const result = await new Promise<autocannon.Result>((resolve, reject) => {
+      const instance = autocannon(
+        {
+          url: server.baseUrl,
+          connections: options.connections,
+          duration: options.durationSeconds,
+          headers,
+          requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }) }],
+        },
+        (error: unknown, r: autocannon.Result) => (error ? reject(error) : resolve(r)),
+      );
+      instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+    });
+    const { non2xx, errors, timeouts } = result;
+    return { rps: result.requests.average, latencies, non2xx, errors, timeouts };
   });
-  const cpuAfter = processStats(server.child.pid);
-  const rssPeakMb = rss.stop();
-  const sorted = Float64Array.from(latencies).sort();
-  const cpuMs = cpuBefore && cpuAfter ? cpuAfter.cpuMs - cpuBefore.cpuMs : NaN;
-  return {
-    rps: round(result.requests.average, 1),
-    p50: round(percentile(sorted, 50)),
-    p90: round(percentile(sorted, 90)),
-    p99: round(percentile(sorted, 99)),
-    max: round(sorted.length ? sorted[sorted.length - 1] : NaN),
-    responses: latencies.length,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    serverCpuUsPerRequest: round((cpuMs * 1000) / Math.max(1, latencies.length), 0),
-    rssPeakMb: round(rssPeakMb, 1),
-    rssEndMb: round(processStats(server.child.pid)?.rssMb ?? NaN, 1),
-  };
+}
+
+const PACED_TIMEOUT_MS = 10_000;
+
+/**
+ * `rate` requests per second at even intervals for `durationSeconds` (autocannon's own rate limit sends
+ * each second's quota in a burst, which queues like a saturated run). A request's latency runs from the
+ * moment it was due, not from when it went out, so a server that falls behind is charged for the wait
+ * (no coordinated omission). Keep-alive connections, as many as are busy at once, up to `connections`.
+ */
+export function paced(
+  server: Server,
+  paths: readonly string[],
+  headers: Record<string, string>,
+  rate: number,
+  options: LoadOptions,
+): Promise<Measurement> {
+  return measured(server, async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+    const { hostname, port } = new URL(server.baseUrl);
+    const total = Math.round(rate * options.durationSeconds);
+    const client: ClientSide = { rps: 0, latencies: [], non2xx: 0, errors: 0, timeouts: 0 };
+    const one = (path: string, due: number) =>
+      new Promise<void>((resolve) => {
+        const req = request({ agent, hostname, port, path, headers, timeout: PACED_TIMEOUT_MS }, (res) => {
+          res.resume();
+          res.once('end', () => {
+            client.latencies.push(performance.now() - due);
+            if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode > 299) client.non2xx++;
+            resolve();
+          });
+        });
+        let timedOut = false;
+        req.once('timeout', () => {
+          timedOut = true;
+          client.timeouts++;
+          req.destroy();
+        });
+        req.once('error', () => {
+          if (!timedOut) client.errors++;
+          resolve();
+        });
+        req.end();
+      });
+    const start = performance.now();
+    const inFlight: Promise<void>[] = [];
+    for (let i = 0; i < total; i++) {
+      const due = start + (i * 1000) / rate;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      inFlight.push(one(paths[i % paths.length], due));
+    }
+    await Promise.all(inFlight);
+    agent.destroy();
+    client.rps = client.latencies.length / ((performance.now() - start) / 1000);
+    return client;
+  });
 }

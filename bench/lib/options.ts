@@ -18,6 +18,8 @@ export interface BenchOptions {
   kafka: boolean;
   /** Try the Ponder comparison (npm install of ponder@0.16 into a temporary folder). */
   ponder: boolean;
+  /** Run bench:api (the Data API against a raw server on generated tickets) as the last stage. */
+  api: boolean;
   /** Keep the scratch database (for inspection) instead of dropping it. */
   keep: boolean;
   /** Where RESULTS.md and results.json go (default: bench/). */
@@ -25,7 +27,7 @@ export interface BenchOptions {
 }
 
 const USAGE = `usage: npm run bench -- [--quick] [--events N] [--samples N] [--gas-limit N] [--trailing-blocks N]
-                        [--no-kafka] [--no-ponder] [--keep] [--out DIR]`;
+                        [--no-kafka] [--no-ponder] [--no-api] [--keep] [--out DIR]`;
 
 export function parseOptions(argv: readonly string[]): BenchOptions {
   const quick = argv.includes('--quick');
@@ -37,6 +39,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     trailingBlocks: 130,
     kafka: true,
     ponder: true,
+    api: true,
     keep: false,
     outDir: null,
   };
@@ -61,6 +64,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
         break;
       case '--no-ponder':
         options.ponder = false;
+        break;
+      case '--no-api':
+        options.api = false;
         break;
       case '--keep':
         options.keep = true;

@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { blockMarkers, writeFigures, writeMarkedBlock, type MachineInfo } from '@lottery/testing';
+import { isApiFigure } from '../api/report';
 
 export interface Row {
   figure: string;
@@ -83,6 +84,7 @@ export function writeReport(report: Report, outDir: string): { markdown: string;
   const markdown = join(outDir, 'RESULTS.md');
   const json = join(outDir, 'results.json');
   writeMarkedBlock(markdown, 'bench:main', renderMarkdown(report), 'first');
-  writeFigures(json, report.figures);
+  // bench:api (the last stage, a process of its own) writes the api_ figures of the same file
+  writeFigures(json, report.figures, (key) => !isApiFigure(key));
   return { markdown, json };
 }

@@ -37,10 +37,18 @@ export function writeMarkedBlock(path: string, name: string, block: string, plac
   writeFileSync(path, next);
 }
 
-/** Figures rounded to 3 decimals; a figure that is not a finite number is written as null. */
-export function writeFigures(path: string, figures: Record<string, number>): void {
-  const rounded = Object.fromEntries(
-    Object.entries(figures).map(([k, v]) => [k, Number.isFinite(v) ? Math.round(v * 1000) / 1000 : null]),
-  );
-  writeFileSync(path, `${JSON.stringify(rounded, null, 2)}\n`);
+/**
+ * Figures rounded to 3 decimals; a figure that is not a finite number is written as null. Several runs
+ * may share one file: a run owns the keys `owns` accepts (all by default) and replaces only those,
+ * keeping the other runs' figures (`npm run bench` and `bench:api` both write bench/results.json).
+ */
+export function writeFigures(
+  path: string,
+  figures: Record<string, number>,
+  owns: (key: string) => boolean = () => true,
+): void {
+  const current: Record<string, number | null> = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {};
+  const kept = Object.entries(current).filter(([k]) => !owns(k) && !(k in figures));
+  const rounded = Object.entries(figures).map(([k, v]) => [k, Number.isFinite(v) ? Math.round(v * 1000) / 1000 : null]);
+  writeFileSync(path, `${JSON.stringify(Object.fromEntries([...kept, ...rounded]), null, 2)}\n`);
 }
