@@ -8,7 +8,7 @@
  *   node -r ./tools/register.js bench/api/main.ts [--tickets 1000000[,10000000]] [--duration 10]
  *     [--connections 10] [--warmup 3] [--repeat 1] [--tickets-per-round 10000] [--tickets-per-wallet 20]
  *     [--max-generate-seconds 900] [--redis URL | --no-redis] [--keep] [--out DIR] [--no-write]
- *     [--steady-rate 200] [--cpu-prof DIR] [--endpoints ROUTE[,ROUTE…]] [--rewrite-markdown]
+ *     [--paced-share 0.5] [--cpu-prof DIR] [--endpoints ROUTE[,ROUTE…]] [--rewrite-markdown]
  *
  * --cpu-prof writes a V8 CPU profile of the API process (all endpoints, warm-up included) into DIR;
  * --endpoints measures only the routes named (e.g. `/v1/rounds`), to profile one alone (with --no-write);
@@ -27,7 +27,7 @@ import { ApiKeysService, createAccountsDataSource, migrateAccounts } from '@lott
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { generateDataset, type Dataset } from './dataset';
-import { hammer, type LoadOptions, type Measurement, paced } from './load';
+import { hammer, type LoadOptions, type Measurement, paced as pacedLoad } from './load';
 import {
   type EndpointResult,
   GOAL_P99_MS,
@@ -50,11 +50,12 @@ const KEY_PREFIX = 'lt';
 /** createReadModelDataSource's default pool, which the API uses; the raw server gets the same. */
 const POOL_SIZE = 10;
 /**
- * Latency is also measured at this paced load, well under both servers' capacity: 200 req/s is 200
- * keys each at its default 60/min limit. At full speed every server queues (p99 there is mostly the
- * wait behind the other connections' requests), so only a paced load says what a request costs a client.
+ * Latency is also measured with both servers paced to this share of the API's full-speed req/s on the
+ * endpoint (an operating point at half its capacity). At full speed every server queues (p99 there is
+ * mostly the wait behind the other connections' requests), so only a paced load says what a request
+ * costs a client.
  */
-const DEFAULT_STEADY_RATE = 200;
+const DEFAULT_PACED_SHARE = 0.5;
 
 interface Options extends LoadOptions {
   tickets: number[];
@@ -68,8 +69,8 @@ interface Options extends LoadOptions {
   outDir: string;
   write: boolean;
   cpuProfileDir: string | null;
-  /** The paced load at which latency is measured besides full speed (requests per second). */
-  steadyRate: number;
+  /** Latency is also measured paced to this share of the API's full-speed req/s (see DEFAULT_PACED_SHARE). */
+  pacedShare: number;
   /** Routes to measure (all when null): to profile one endpoint alone. */
   endpoints: string[] | null;
   rewriteMarkdown: boolean;
@@ -77,7 +78,7 @@ interface Options extends LoadOptions {
 
 const USAGE = `usage: node -r ./tools/register.js bench/api/main.ts [--tickets N[,N…]] [--duration S] [--connections N]
   [--warmup S] [--repeat N] [--tickets-per-round N] [--tickets-per-wallet N] [--max-generate-seconds S]
-  [--redis URL | --no-redis] [--keep] [--out DIR] [--no-write] [--steady-rate N] [--cpu-prof DIR]
+  [--redis URL | --no-redis] [--keep] [--out DIR] [--no-write] [--paced-share X] [--cpu-prof DIR]
   [--endpoints ROUTE[,ROUTE…]] [--rewrite-markdown]`;
 
 function parseOptions(argv: readonly string[]): Options {
@@ -95,7 +96,7 @@ function parseOptions(argv: readonly string[]): Options {
     outDir: join(ROOT, 'bench'),
     write: true,
     cpuProfileDir: null,
-    steadyRate: DEFAULT_STEADY_RATE,
+    pacedShare: DEFAULT_PACED_SHARE,
     endpoints: null,
     rewriteMarkdown: false,
   };
@@ -151,9 +152,12 @@ function parseOptions(argv: readonly string[]): Options {
       case '--cpu-prof':
         o.cpuProfileDir = resolve(flag.value());
         break;
-      case '--steady-rate':
-        o.steadyRate = flag.count(1);
+      case '--paced-share': {
+        const share = Number(flag.value());
+        if (!(share > 0 && share <= 1)) throw new Error(`--paced-share needs a number in (0, 1]\n${USAGE}`);
+        o.pacedShare = share;
         break;
+      }
       case '--endpoints':
         o.endpoints = flag.value().split(',');
         break;
@@ -353,20 +357,15 @@ async function measureSize(
         );
       }
     }
-    const steady = { rate: options.steadyRate } as EndpointResult['steady'];
-    for (const which of ['raw', 'api'] as const) {
-      const m = await paced(
-        which === 'api' ? api : raw,
-        e.paths,
-        which === 'api' ? headers : {},
-        options.steadyRate,
-        options,
-      );
-      steady[which] = m;
-      log(`${e.route} ${which.padEnd(3)} at ${options.steadyRate} req/s: p50 ${m.p50} ms, p99 ${m.p99} ms`);
-    }
     const a = median(runs.api);
     const r = median(runs.raw);
+    const paced = { rate: Math.max(1, Math.round(a.rps * options.pacedShare)) } as EndpointResult['paced'];
+    for (const which of ['raw', 'api'] as const) {
+      const server = which === 'api' ? api : raw;
+      const m = await pacedLoad(server, e.paths, which === 'api' ? headers : {}, paced.rate, options);
+      paced[which] = m;
+      log(`${e.route} ${which.padEnd(3)} paced to ${paced.rate} req/s: p50 ${m.p50} ms, p99 ${m.p99} ms`);
+    }
     const ratio = Math.round((a.rps / r.rps) * 1000) / 1000;
     results.push({
       name: e.name,
@@ -375,10 +374,10 @@ async function measureSize(
       api: a,
       raw: r,
       runs,
-      steady,
+      paced,
       ratio,
       meetsRatio: ratio >= GOAL_RATIO,
-      meetsP99: steady.api.p99 < GOAL_P99_MS,
+      meetsP99: paced.api.p99 < GOAL_P99_MS,
     });
   }
   const all = (which: 'api' | 'raw') => results.flatMap((e) => measurementsOf(e, which));
@@ -449,7 +448,7 @@ async function main(): Promise<void> {
       durationSeconds: options.durationSeconds,
       warmupSeconds: options.warmupSeconds,
       repeat: options.repeat,
-      steadyRate: options.steadyRate,
+      pacedShare: options.pacedShare,
       rateLimitStore: redisUrl ? 'Redis' : 'in-memory',
       apiPoolSize: POOL_SIZE,
     },

@@ -35,7 +35,7 @@ export const INDEXER_DEFAULTS = {
   concurrency: 4,
   maxSpan: 100_000,
   targetLogs: 4_000,
-  pollIntervalMs: 250,
+  pollIntervalMs: 200,
 };
 
 export function indexerRpc(rpcUrl: string, deployment: LotteryDeployment): LotteryRpc {

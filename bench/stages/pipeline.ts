@@ -28,6 +28,7 @@ import { RssSampler, exitedEarly, spawnApp, type AppProcess } from '../lib/proce
 import { freePort } from '@lottery/telemetry';
 import { log, mean, percentile, secondsSince, sleep } from '../lib/stats';
 import { headOf } from './chain-history';
+import { INDEXER_DEFAULTS } from './indexer-backfill';
 
 export interface PipelineOptions {
   rpcUrl: string;
@@ -89,7 +90,7 @@ export const POLL_GAP_MS = 10;
 /** One probed sample after every PROBE_EVERY headline samples. */
 const PROBE_EVERY = 10;
 const POLLING_ENV = { RPC_WS_URL: '' };
-const POLLING_SETTINGS = 'RPC_WS_URL unset (the head polled every 250 ms)';
+const POLLING_SETTINGS = `RPC_WS_URL unset (the head polled every ${INDEXER_DEFAULTS.pollIntervalMs} ms, the default)`;
 
 async function createApiKey(url: string): Promise<string> {
   const dataSource = createAccountsDataSource({ url });
@@ -166,7 +167,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   const settings: Record<string, string> = {
     event_log: kafka ? 'kafka' : 'postgres',
     indexer:
-      "defaults (POLL_INTERVAL_MS 250, BACKFILL_CONCURRENCY 4, REORG_DEPTH 128, CONFIRMATIONS 0), RPC_WS_URL: anvil's",
+      `defaults (POLL_INTERVAL_MS ${INDEXER_DEFAULTS.pollIntervalMs}, BACKFILL_CONCURRENCY 4, REORG_DEPTH 128, CONFIRMATIONS 0), RPC_WS_URL: anvil's`,
     projector: 'defaults (BATCH_MAX_EVENTS 5000, BATCH_MAX_WAIT_MS 0)',
     api: 'Redis rate limits, LOG_LEVEL warn',
   };

@@ -32,7 +32,7 @@ const schema = z
       .regex(/^wss?:\/\/\S+$/, 'must be the WebSocket URL of the node, e.g. ws://127.0.0.1:8545')
       .optional()
       .or(z.literal('').transform(() => undefined)),
-    POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(250),
+    POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(200),
     RPC_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
     STALL_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
     ...EVENT_LOG_ENV_FIELDS,
