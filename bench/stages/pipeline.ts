@@ -245,7 +245,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
       wallets: { players: 4, referrers: 0, lps: 0 },
     });
     const probe = { ctx, apiPort, indexerPort, apiKey, db, apps };
-    const latency = await measureLatency(probe, options.samples, 'defaults');
+    const latency = await measureLatency(probe, options.samples, 'newHeads');
     sampler.sample();
     const end = sampler.figures();
     const rss = Object.fromEntries(
