@@ -413,7 +413,7 @@ async function main(): Promise<void> {
           `(applied to the read models) for the breakdown; those samples are not in the headline figures, as the extra polling costs the apps CPU. ` +
           `First with the indexer on RPC_WS_URL (anvil's newHeads) and the other defaults, then with the indexer restarted on the same log with ${pipeline.pollingSettings}.`,
         rows: [
-          ...latencyRows('defaults', pipeline.latency, true),
+          ...latencyRows('RPC_WS_URL (newHeads)', pipeline.latency, true),
           ...latencyRows(pipeline.pollingSettings, pipeline.pollingLatency, false),
           ...diagnostics.map((d) => ({
             figure: `inside the indexer, ${d.log} event log (in-process follower, 50 ms head poll, ${d.samples} samples)`,

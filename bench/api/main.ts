@@ -56,6 +56,12 @@ const POOL_SIZE = 10;
  * costs a client.
  */
 const DEFAULT_PACED_SHARE = 0.5;
+/** The routes measured, in order (what --endpoints picks from). */
+const ROUTES = {
+  rounds: '/v1/rounds',
+  roundTickets: '/v1/rounds/{id}/tickets',
+  walletTickets: '/v1/wallets/{address}/tickets',
+} as const;
 
 interface Options extends LoadOptions {
   tickets: number[];
@@ -158,9 +164,14 @@ function parseOptions(argv: readonly string[]): Options {
         o.pacedShare = share;
         break;
       }
-      case '--endpoints':
+      case '--endpoints': {
         o.endpoints = flag.value().split(',');
+        const known: string[] = Object.values(ROUTES);
+        const unknown = o.endpoints.filter((route) => !known.includes(route));
+        if (unknown.length > 0)
+          throw new Error(`--endpoints: no route ${unknown.join(', ')} (routes: ${known.join(', ')})`);
         break;
+      }
       case '--rewrite-markdown':
         o.rewriteMarkdown = true;
         break;
@@ -309,15 +320,15 @@ async function measureSize(
   servers.push(raw);
 
   const endpoints: Endpoint[] = [
-    { name: 'rounds', route: '/v1/rounds', paths: ['/v1/rounds'] },
+    { name: 'rounds', route: ROUTES.rounds, paths: ['/v1/rounds'] },
     {
       name: 'roundTickets',
-      route: '/v1/rounds/{id}/tickets',
+      route: ROUTES.roundTickets,
       paths: dataset.settledRoundIds.map((id) => `/v1/rounds/${id}/tickets`),
     },
     {
       name: 'walletTickets',
-      route: '/v1/wallets/{address}/tickets',
+      route: ROUTES.walletTickets,
       paths: dataset.wallets.map((address) => `/v1/wallets/${address}/tickets`),
     },
   ].filter((e) => options.endpoints === null || options.endpoints.includes(e.route));

@@ -1,4 +1,5 @@
 import { blockMarkers, fmt, pct as share, writeFigures, writeMarkedBlock } from '@lottery/testing';
+import { mean } from '../lib/stats';
 import type { Dataset } from './dataset';
 import type { Measurement } from './load';
 
@@ -211,7 +212,6 @@ export function flatFigures(r: Results): Record<string, number> {
   }
   const first = r.sizes[0];
   if (first && first.endpoints.length > 0) {
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     figures['api_rps'] = mean(first.endpoints.map((e) => e.api.rps));
     figures['api_raw_rps'] = mean(first.endpoints.map((e) => e.raw.rps));
     figures['api_ratio_min'] = Math.min(...first.endpoints.map((e) => e.ratio));

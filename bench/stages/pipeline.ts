@@ -166,7 +166,9 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   const chain = { CHAIN_ID: String(deployment.chainId) };
   const settings: Record<string, string> = {
     event_log: kafka ? 'kafka' : 'postgres',
-    indexer: `defaults (POLL_INTERVAL_MS ${INDEXER_DEFAULTS.pollIntervalMs}, BACKFILL_CONCURRENCY 4, REORG_DEPTH 128, CONFIRMATIONS 0), RPC_WS_URL: anvil's`,
+    indexer:
+      `defaults (POLL_INTERVAL_MS ${INDEXER_DEFAULTS.pollIntervalMs}, BACKFILL_CONCURRENCY ${INDEXER_DEFAULTS.concurrency}, ` +
+      `REORG_DEPTH ${INDEXER_DEFAULTS.reorgDepth}, CONFIRMATIONS 0), RPC_WS_URL: anvil's`,
     projector: 'defaults (BATCH_MAX_EVENTS 5000, BATCH_MAX_WAIT_MS 0)',
     api: 'Redis rate limits, LOG_LEVEL warn',
   };
