@@ -1,5 +1,5 @@
 /**
- * `npm run reliability [-- --quick] [--only a,b] [--seed N] [--out DIR]`: the reliability part of
+ * `npm run reliability [-- --quick] [--only a,b] [--seed N] [--out DIR] [--new-heads]`: the reliability part of
  * issue 9. Runs the suites one after the other against real services (anvil, Postgres, Kafka, Redis,
  * the apps as processes), prints each suite's figures, writes reliability/results.json and the
  * reliability block of bench/RESULTS.md, and exits 1 when any suite saw a loss or a divergence.
@@ -17,10 +17,11 @@ import { secrets } from './suites/secrets';
 
 const SUITES: ReliabilitySuite[] = [chaosSuite, partnerRace, badInput, secrets, reorgsSuite];
 
-const USAGE = `usage: npm run reliability -- [--quick] [--only ${SUITES.map((s) => s.name).join(',') || 'NAME,…'}] [--seed N] [--out DIR]`;
+const USAGE = `usage: npm run reliability -- [--quick] [--only ${SUITES.map((s) => s.name).join(',') || 'NAME,…'}] [--seed N] [--out DIR] [--new-heads]`;
 
 interface Options {
   quick: boolean;
+  newHeads: boolean;
   only: string[] | null;
   seed: number;
   /** results.json goes here (default reliability/), RESULTS.md to benchDir (default bench/). */
@@ -31,6 +32,7 @@ interface Options {
 function parseOptions(argv: readonly string[]): Options {
   const options: Options = {
     quick: false,
+    newHeads: false,
     only: null,
     seed: Math.floor(Math.random() * 2 ** 31),
     outDir: resolve(__dirname),
@@ -40,6 +42,9 @@ function parseOptions(argv: readonly string[]): Options {
     switch (flag.name) {
       case '--quick':
         options.quick = true;
+        break;
+      case '--new-heads':
+        options.newHeads = true;
         break;
       case '--only':
         options.only = flag.value().split(',');
@@ -73,7 +78,7 @@ async function main(): Promise<number> {
   const report: ReliabilityReport = {
     machine,
     commit,
-    mode: options.quick ? 'quick (smoke sizes)' : 'full (issue 9 sizes)',
+    mode: `${options.quick ? 'quick (smoke sizes)' : 'full (issue 9 sizes)'}${options.newHeads ? ', indexer on RPC_WS_URL (newHeads)' : ''}`,
     seed: options.seed,
     seconds: 0,
     outcomes: [],
@@ -82,6 +87,7 @@ async function main(): Promise<number> {
   for (const suite of SUITES.filter((s) => options.only === null || options.only.includes(s.name))) {
     const context: SuiteContext = {
       quick: options.quick,
+      newHeads: options.newHeads,
       seed: options.seed,
       log: (message) => log(`${suite.name}: ${message}`),
     };

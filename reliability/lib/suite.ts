@@ -6,6 +6,8 @@
 export interface SuiteContext {
   /** A smoke run of a minute or two instead of the full sizes. */
   quick: boolean;
+  /** The indexer also follows the node's newHeads (RPC_WS_URL), the experimental mode, instead of only polling. */
+  newHeads: boolean;
   /** Seed of the run's random choices (printed, so a failing run can be repeated with --seed). */
   seed: number;
   log(message: string): void;

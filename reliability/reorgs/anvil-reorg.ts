@@ -18,6 +18,8 @@ export interface InjectedReorg {
    * only first in a block.
    */
   resent: number;
+  /** Their hashes, for the post-mortem of a failed run. */
+  resentTxs: string[];
   /** The kept transactions were mined in another order or other blocks. */
   reshuffled: boolean;
   /** A settleDrawing was in the replaced blocks; dropped, its round is open again. */
@@ -77,7 +79,8 @@ export async function replaceLastBlocks(
     // off while it mined): wait for the block rather than crash the suite
     const block = await eventually(
       async () =>
-        ((await rpcCall(rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])) as RpcBlock | null) ?? undefined,
+        ((await rpcCall(rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])) as RpcBlock | null) ??
+        undefined,
       `anvil to serve block ${n} (head ${head})`,
       10_000,
     );
@@ -107,12 +110,12 @@ export async function replaceLastBlocks(
   const plan = planReorg(txs, depth, protectedSenders, random);
   const pairs = plan.reincluded.map(({ tx, block }) => [asRequest(raw.get(tx.hash) as RpcTx), block]);
   await rpcCall(rpcUrl, 'anvil_reorg', [depth, pairs]);
-  let resent = 0;
+  const resentTxs: string[] = [];
   for (const { tx } of plan.reincluded) {
     if ((await rpcCall(rpcUrl, 'eth_getTransactionByHash', [tx.hash])) !== null) continue;
     // the same request with the sender's next nonce, as before: the same hash, mined once mining resumes
     await rpcCall(rpcUrl, 'eth_sendTransaction', [asRequest(raw.get(tx.hash) as RpcTx)]);
-    resent += 1;
+    resentTxs.push(tx.hash);
   }
   return {
     depth,
@@ -120,7 +123,8 @@ export async function replaceLastBlocks(
     txs: txs.length,
     reincluded: plan.reincluded.length,
     dropped: plan.dropped.length,
-    resent,
+    resent: resentTxs.length,
+    resentTxs,
     reshuffled: plan.reshuffled,
     settlementReplaced: txs.some((tx) => tx.draw === 'settle'),
     settlementDropped: plan.dropped.some((tx) => tx.draw === 'settle'),

@@ -13,6 +13,8 @@ export interface LivePipelineOptions {
   kafkaBrokers: string[];
   /** The read models' database (schema `lottery`). */
   databaseUrl: string;
+  /** The indexer also on anvil's WebSocket (RPC_WS_URL, newHeads). */
+  newHeads: boolean;
 }
 
 /**
@@ -45,7 +47,11 @@ export class LivePipeline {
       ports: { indexer: 0, projector: 0, api: 0 },
     });
     const apps = {
-      indexer: spawnApp('apps/indexer/src/main.ts', { ...env.indexer, POLL_INTERVAL_MS: '100' }),
+      indexer: spawnApp('apps/indexer/src/main.ts', {
+        ...env.indexer,
+        POLL_INTERVAL_MS: '100',
+        ...(options.newHeads ? { RPC_WS_URL: String(env.indexer['RPC_URL']).replace(/^http/, 'ws') } : {}),
+      }),
       projector: spawnApp('apps/projector/src/main.ts', env.projector),
     };
     return new LivePipeline(options, apps, log);

@@ -17,6 +17,7 @@ import { createTestDatabase, startAnvil, startKafka } from '@lottery/testing';
 import type { ReliabilitySuite, SuiteContext, SuiteOutcome } from '../lib/suite';
 import { replaceLastBlocks, withMiningPaused, type InjectedReorg } from '../reorgs/anvil-reorg';
 import { chainDisagreements } from '../reorgs/chain-agreement';
+import { dumpChain } from '../reorgs/chain-dump';
 import { LivePipeline } from '../reorgs/live-pipeline';
 import { snapshotDifference, snapshotReadModels, snapshotText } from '../reorgs/read-model-snapshot';
 import { referenceReadModels } from '../reorgs/reference-models';
@@ -67,10 +68,18 @@ async function runReorgs(context: SuiteContext): Promise<SuiteOutcome> {
   const readModels = createReadModelDataSource({ url: db.url, poolSize: 2, applicationName: 'reorgs-check' });
   const cleanups: (() => Promise<unknown>)[] = [() => kafka.stop(), () => anvil.stop(), () => db.drop()];
   let pipeline: LivePipeline | undefined;
-  /** The log of a failed run, for the post-mortem: which blocks and reverts the indexer appended. */
-  const dumpLog = async () => {
-    const file = await pipeline?.dumpLog(mkdtempSync(join(tmpdir(), 'reliability-reorgs-log-')));
-    if (file) context.log(`the event log is in ${file}`);
+  const reorgs: InjectedReorg[] = [];
+  let floor = 0;
+  /**
+   * The post-mortem of a failed run: which blocks and reverts the indexer appended, the chain as anvil
+   * holds it, and the reorgs injected (with the transactions sent again).
+   */
+  const dumpPostMortem = async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reliability-reorgs-log-'));
+    writeFileSync(join(dir, 'reorgs.json'), JSON.stringify(reorgs, null, 1));
+    await dumpChain(anvil.rpcUrl, floor, dir);
+    await pipeline?.dumpLog(dir);
+    context.log(`the event log, the chain and the reorgs injected are in ${dir}`);
   };
   try {
     const rpcUrl = anvil.rpcUrl;
@@ -80,6 +89,7 @@ async function runReorgs(context: SuiteContext): Promise<SuiteOutcome> {
       deployment,
       kafkaBrokers: kafka.brokers,
       databaseUrl: db.url,
+      newHeads: context.newHeads,
     });
     pipeline = livePipeline;
     cleanups.unshift(() => livePipeline.stop());
@@ -122,10 +132,9 @@ async function runReorgs(context: SuiteContext): Promise<SuiteOutcome> {
     });
     cleanups.unshift(() => simulation.stop());
     // the wallets' funding stays: the simulator's wallets must exist whatever a reorg drops
-    const floor = await headOf(rpcUrl);
+    floor = await headOf(rpcUrl);
     context.log(`lottery deployed, simulator funded up to block ${floor}; reorgs for ${activityMs / 1000} s`);
 
-    const reorgs: InjectedReorg[] = [];
     const checks: Check[] = [];
     let survived = 0;
     let active = 0;
@@ -161,7 +170,7 @@ async function runReorgs(context: SuiteContext): Promise<SuiteOutcome> {
     const logged = await livePipeline.revertsLogged();
 
     const failedChecks = checks.filter((c) => c.failures.length > 0);
-    if (failedChecks.length > 0) await dumpLog();
+    if (failedChecks.length > 0) await dumpPostMortem();
     // the rows differing at the end (or 1 for a final disagreement with the contract alone), plus failed checks before
     const divergences = (final.rowsDiffering || final.failures.length) + failedChecks.filter((c) => c !== final).length;
     const sum = (f: (r: InjectedReorg) => number) => reorgs.reduce((n, r) => n + f(r), 0);
@@ -189,7 +198,7 @@ async function runReorgs(context: SuiteContext): Promise<SuiteOutcome> {
       title: 'Reorgs',
       intro:
         `${figures.reorgs_activity_seconds} s of live lottery activity on anvil (indexer and projector as processes, ` +
-        `Kafka log) with an anvil_reorg of depth 1–${MAX_DEPTH} every ${BLOCKS_BETWEEN.min}–${BLOCKS_BETWEEN.max} ` +
+        `Kafka log${context.newHeads ? ', the indexer also on newHeads (RPC_WS_URL)' : ''}) with an anvil_reorg of depth 1–${MAX_DEPTH} every ${BLOCKS_BETWEEN.min}–${BLOCKS_BETWEEN.max} ` +
         `blocks (transactions mined again as they were, reshuffled, or dropped); after every ${CHECK_EVERY} reorgs ` +
         `and at the end the read models were compared with a clean fold of the chain and with the contract.`,
       rows: [
@@ -229,8 +238,8 @@ async function runReorgs(context: SuiteContext): Promise<SuiteOutcome> {
       failures: failedChecks.flatMap((c) => c.failures),
     };
   } catch (error) {
-    await dumpLog().catch((dumpError: unknown) =>
-      context.log(`the event log could not be dumped: ${String(dumpError)}`),
+    await dumpPostMortem().catch((dumpError: unknown) =>
+      context.log(`the post-mortem could not be dumped: ${String(dumpError)}`),
     );
     throw error;
   } finally {

@@ -1,0 +1,34 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { headOf, rpcCall } from '@lottery/pipeline-testing';
+
+interface DumpedBlock {
+  number: string;
+  hash: string;
+  parentHash: string;
+  transactions: string[];
+}
+
+/**
+ * Writes the chain as anvil now holds it, blocks `fromBlock` to the head (number, hash, parent hash and
+ * transaction hashes, one JSON line each), for the post-mortem of a failed run: set beside the event log,
+ * it says whether the indexer missed a reorg or the node mined something twice. Returns the file.
+ */
+export async function dumpChain(rpcUrl: string, fromBlock: number, dir: string): Promise<string> {
+  const file = join(dir, 'chain.jsonl');
+  const head = await headOf(rpcUrl);
+  const lines: string[] = [];
+  for (let n = fromBlock; n <= head; n++) {
+    const block = (await rpcCall(rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false])) as DumpedBlock;
+    lines.push(
+      JSON.stringify({
+        number: n,
+        hash: block.hash,
+        parentHash: block.parentHash,
+        transactions: block.transactions,
+      }),
+    );
+  }
+  writeFileSync(file, lines.join('\n'));
+  return file;
+}
