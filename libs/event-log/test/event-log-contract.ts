@@ -145,6 +145,27 @@ export function describeEventLogContract(adapter: string, newFixture: () => Prom
       expect(Math.max(...collector.batches.map((b) => b.length))).toBeLessThanOrEqual(5_000);
     });
 
+    it('splits appends across batches of any size, and resumes from a position inside an append', async () => {
+      const log = await open();
+      const appends = [ticketEvents(10, 1), ticketEvents(10, 2), ticketEvents(5, 3)];
+      for (const [i, events] of appends.entries()) await log.append(events, checkpointAt(i + 1));
+      const all = appends.flat();
+
+      const collector = new Collector();
+      subscribe(log, await log.head(), collector, { maxBatch: 7 });
+      await collector.until(all.length);
+      expect(eventsOf(collector.events)).toEqual(all);
+      expectIncreasingPositions(collector.events);
+      expect(Math.max(...collector.batches.map((b) => b.length))).toBeLessThanOrEqual(7);
+
+      const resumed = new Collector();
+      subscribe(log, collector.events[12].position + 1, resumed, { maxBatch: 4 });
+      await resumed.until(all.length - 13);
+      await new Promise((resolve) => setTimeout(resolve, 300)); // room for a wrongly repeated event to show
+      expect(resumed.events).toEqual(collector.events.slice(13));
+      expect(eventsOf(await log.read(collector.events[12].position + 1, 3))).toEqual(all.slice(13, 16));
+    });
+
     it('delivers events appended after subscribing within a second, one batch at a time, in order', async () => {
       const log = await open();
       const collector = new Collector(20);

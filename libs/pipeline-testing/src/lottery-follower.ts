@@ -1,5 +1,11 @@
 import pino from 'pino';
-import { AbortedError, ChainFollower, LotteryRpc, type ChainFollowerOptions } from '@lottery/chain';
+import {
+  AbortedError,
+  ChainFollower,
+  LotteryRpc,
+  type ChainEventSink,
+  type ChainFollowerOptions,
+} from '@lottery/chain';
 import { lotteryEventAddresses, type LotteryDeployment } from '@lottery/contracts';
 import type { EventLog, LoggedEvent } from '@lottery/event-log';
 import { eventually } from './eventually';
@@ -12,7 +18,7 @@ import { headOf } from './json-rpc';
 export function lotteryFollower(
   rpcUrl: string,
   deployment: LotteryDeployment,
-  log: EventLog,
+  log: ChainEventSink,
   overrides: Partial<ChainFollowerOptions> = {},
 ): ChainFollower {
   const addresses = lotteryEventAddresses(deployment.addresses).map((a) => a.toLowerCase() as `0x${string}`);
