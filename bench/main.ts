@@ -377,7 +377,8 @@ async function main(): Promise<void> {
             .join(
               '; ',
             )}). Catch-up is timed from spawning the indexer and the projector on an empty log and empty read models ` +
-          `until the projector has applied the history's last log (start-up of the processes included); the API starts after it.`,
+          `until the projector has applied the history's last log (start-up of the processes included); the API starts after it. ` +
+          `Before it, as before Ponder's run, Postgres takes a CHECKPOINT and the machine is left until it is idle (bench/lib/settle.ts).`,
         rows: [
           {
             figure: 'indexer caught up (head block indexed)',

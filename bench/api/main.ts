@@ -26,6 +26,7 @@ import { join, resolve } from 'node:path';
 import { ApiKeysService, createAccountsDataSource, migrateAccounts } from '@lottery/persistence';
 import Redis from 'ioredis';
 import { Client } from 'pg';
+import { settle } from '../lib/settle';
 import { generateDataset, type Dataset } from './dataset';
 import { hammer, type LoadOptions, type Measurement, paced as pacedLoad } from './load';
 import {
@@ -272,6 +273,8 @@ async function measureSize(
     ticketsPerWallet: options.ticketsPerWallet,
   });
   log(`data set ready in ${dataset.generateSeconds} s (${dataset.sizeMb} MB): ${JSON.stringify(dataset.timings)}`);
+  // the generation's writes are flushed now, not by a checkpoint in the middle of a measurement
+  log(`data set ${await settle(url)}`);
 
   // a key of the API's own accounts schema, with limits no run reaches (as `ops api-keys create` makes it)
   const accounts = createAccountsDataSource({ url });

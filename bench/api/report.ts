@@ -138,7 +138,7 @@ export function markdownBlock(r: Results): string {
       `${r.machine.cores} × ${r.machine.cpuModel}, ${r.machine.ramGb} GB, Node ${r.machine.node}, PostgreSQL ${r.machine.postgres}.`,
     '',
     `autocannon, ${o.connections} connections × ${o.durationSeconds} s per endpoint and server after ${o.warmupSeconds} s of ` +
-      `warm-up, ${o.repeat} repetition(s) alternating the order (median by req/s shown); both servers, Postgres and ` +
+      `warm-up (each data set is first flushed by a CHECKPOINT, and the machine left until it is idle), ${o.repeat} repetition(s) alternating the order (median by req/s shown); both servers, Postgres and ` +
       `autocannon share the machine. The API authenticates every request with a key (own limits high enough ` +
       `never to answer 429) and counts it in the ${o.rateLimitStore} rate-limit store; the raw server does neither. ` +
       `Latencies are of every response (sub-millisecond, from autocannon's response events); CPU/req is the ` +

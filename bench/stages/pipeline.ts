@@ -24,6 +24,7 @@ import {
 import { indexerChainEnv } from '@lottery/pipeline-testing';
 import { ApiKeysService, createAccountsDataSource, migrateAccounts } from '@lottery/persistence';
 import { buyOneTicket } from '../lib/purchase';
+import { settle } from '../lib/settle';
 import { RssSampler, exitedEarly, spawnApp, type AppProcess } from '../lib/processes';
 import { freePort } from '@lottery/telemetry';
 import { log, mean, percentile, secondsSince, sleep } from '../lib/stats';
@@ -196,6 +197,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   const sampler = new RssSampler(apps);
   try {
     const head = await headOf(rpcUrl);
+    log(`  pipeline: ${await settle(databaseUrl)}`);
     const started = performance.now();
     apps.push(spawnApp('indexer', indexerEnv()), spawnApp('projector', projectorEnv()));
     sampler.start(250);

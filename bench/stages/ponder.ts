@@ -18,6 +18,7 @@ import { LOTTERY_ABIS, type LotteryDeployment } from '@lottery/contracts';
 import { memoryOf, ROOT } from '../lib/processes';
 import { freePort } from '@lottery/telemetry';
 import { log, secondsSince, sleep } from '../lib/stats';
+import { settle } from '../lib/settle';
 
 export type PonderOutcome =
   | {
@@ -123,6 +124,7 @@ export async function runPonder(options: PonderOptions): Promise<PonderOutcome> 
     PONDER_TELEMETRY_DISABLED: 'true',
     NODE_ENV: 'production',
   };
+  log(`  ponder: ${await settle(options.databaseUrl)}`);
   const started = performance.now();
   const child = spawn(
     process.execPath,
@@ -176,7 +178,7 @@ export async function runPonder(options: PonderOptions): Promise<PonderOutcome> 
       description:
         `Ponder ${version} (installed from npm into a temporary folder, config in bench/ponder) indexing the same five contracts and events ` +
         `(handlers writing tickets, rounds and wallet aggregates) into the same Postgres server, from an empty database until \`/ready\` ` +
-        `answers 200 with every ticket stored (endBlock = the history's head). This system's time is the pipeline catch-up above (indexer → event log → projector, as processes).`,
+        `answers 200 with every ticket stored (endBlock = the history's head), started, as ours, after a CHECKPOINT and once the machine is idle. This system's time is the pipeline catch-up above (indexer → event log → projector, as processes).`,
       notes: [
         `Ponder wrote ${tickets} tickets, ${rounds} rounds and ${wallets} wallet rows; its peak RSS was ${Math.round(peakRssMb)} MB.`,
       ],
