@@ -543,7 +543,10 @@ function runApiBench(options: BenchOptions): Promise<void> {
     ? ['--tickets', '100000', '--duration', '3', '--warmup', '1']
     : ['--tickets', '1000000,10000000'];
   if (options.outDir) args.push('--out', resolve(options.outDir));
-  const child = spawn(process.execPath, appNodeArgs('bench/api/main.ts').concat(args), { stdio: 'inherit' });
+  // --expose-gc: the paced latency runs collect the bench's heap before they start (bench/api/load.ts)
+  const child = spawn(process.execPath, ['--expose-gc', ...appNodeArgs('bench/api/main.ts'), ...args], {
+    stdio: 'inherit',
+  });
   return new Promise((resolvePromise, reject) => {
     child.once('error', reject);
     child.once('exit', (code, signal) =>
