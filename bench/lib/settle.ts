@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Client } from 'pg';
+import { withClient } from './postgres';
 import { sleep } from './stats';
 
 /** Busy below this share of every core, twice in a row, counts as settled. */
@@ -36,13 +36,7 @@ async function busyShareOver(ms: number): Promise<number> {
  */
 export async function settle(databaseUrl: string, maxMs = 90_000): Promise<string> {
   const started = performance.now();
-  const db = new Client({ connectionString: databaseUrl, application_name: 'bench-settle' });
-  await db.connect();
-  try {
-    await db.query('CHECKPOINT');
-  } finally {
-    await db.end();
-  }
+  await withClient(databaseUrl, (c) => c.query('CHECKPOINT'));
   let quietWindows = 0;
   let busy = 1;
   while (quietWindows < 2 && performance.now() - started < maxMs) {

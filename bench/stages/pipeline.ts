@@ -21,7 +21,7 @@ import {
   type LotteryDeployment,
   type SimulationContext,
 } from '@lottery/contracts';
-import { indexerChainEnv } from '@lottery/pipeline-testing';
+import { indexerChainEnv, webSocketUrlOf } from '@lottery/pipeline-testing';
 import { ApiKeysService, createAccountsDataSource, migrateAccounts } from '@lottery/persistence';
 import { buyOneTicket } from '../lib/purchase';
 import { settle } from '../lib/settle';
@@ -177,8 +177,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     ...common,
     ...eventLogEnv,
     ...indexerChainEnv(rpcUrl, deployment),
-    // anvil answers WebSocket on its HTTP port
-    RPC_WS_URL: rpcUrl.replace(/^http/, 'ws'),
+    RPC_WS_URL: webSocketUrlOf(rpcUrl),
     METRICS_PORT: String(indexerPort),
     ...extra,
   });

@@ -17,8 +17,6 @@ export interface InjectedReorg {
    * sent without a gas estimate (the simulator's reverting calls) carries the whole block's gas and fits
    * only first in a block.
    */
-  resent: number;
-  /** Their hashes, for the post-mortem of a failed run. */
   resentTxs: string[];
   /** The kept transactions were mined in another order or other blocks. */
   reshuffled: boolean;
@@ -123,7 +121,6 @@ export async function replaceLastBlocks(
     txs: txs.length,
     reincluded: plan.reincluded.length,
     dropped: plan.dropped.length,
-    resent: resentTxs.length,
     resentTxs,
     reshuffled: plan.reshuffled,
     settlementReplaced: txs.some((tx) => tx.draw === 'settle'),

@@ -12,10 +12,9 @@ interface DumpedBlock {
 /**
  * Writes the chain as anvil now holds it, blocks `fromBlock` to the head (number, hash, parent hash and
  * transaction hashes, one JSON line each), for the post-mortem of a failed run: set beside the event log,
- * it says whether the indexer missed a reorg or the node mined something twice. Returns the file.
+ * it says whether the indexer missed a reorg or the node mined something twice.
  */
-export async function dumpChain(rpcUrl: string, fromBlock: number, dir: string): Promise<string> {
-  const file = join(dir, 'chain.jsonl');
+export async function dumpChain(rpcUrl: string, fromBlock: number, dir: string): Promise<void> {
   const head = await headOf(rpcUrl);
   const lines: string[] = [];
   for (let n = fromBlock; n <= head; n++) {
@@ -29,6 +28,5 @@ export async function dumpChain(rpcUrl: string, fromBlock: number, dir: string):
       }),
     );
   }
-  writeFileSync(file, lines.join('\n'));
-  return file;
+  writeFileSync(join(dir, 'chain.jsonl'), lines.join('\n'));
 }

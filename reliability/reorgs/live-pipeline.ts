@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LotteryDeployment } from '@lottery/contracts';
 import { createEventLog, type EventLog } from '@lottery/event-log';
-import { eventually, exited, headOf, readWholeLog, rpcCall, spawnApp } from '@lottery/pipeline-testing';
+import { eventually, exited, headOf, readWholeLog, rpcCall, spawnApp, webSocketUrlOf } from '@lottery/pipeline-testing';
 import { appEnvironments } from '../chaos/app-environments';
 import { POLL_MS, storedPosition } from '../chaos/pipeline-progress';
 
@@ -50,7 +50,7 @@ export class LivePipeline {
       indexer: spawnApp('apps/indexer/src/main.ts', {
         ...env.indexer,
         POLL_INTERVAL_MS: '100',
-        ...(options.newHeads ? { RPC_WS_URL: String(env.indexer['RPC_URL']).replace(/^http/, 'ws') } : {}),
+        ...(options.newHeads ? { RPC_WS_URL: webSocketUrlOf(options.rpcUrl) } : {}),
       }),
       projector: spawnApp('apps/projector/src/main.ts', env.projector),
     };

@@ -185,7 +185,7 @@ async function runReorgs(context: SuiteContext): Promise<SuiteOutcome> {
       reorgs_seen_by_indexer: logged.reverts,
       reorgs_txs_replaced: sum((r) => r.txs),
       reorgs_txs_dropped: sum((r) => r.dropped),
-      reorgs_txs_resent: sum((r) => r.resent),
+      reorgs_txs_resent: sum((r) => r.resentTxs.length),
       reorgs_reshuffled: sum((r) => (r.reshuffled ? 1 : 0)),
       reorgs_settlements_replaced: sum((r) => (r.settlementReplaced ? 1 : 0)),
       reorgs_settlements_dropped: sum((r) => (r.settlementDropped ? 1 : 0)),

@@ -1,6 +1,6 @@
 import { AbortedError, NewHeads } from '@lottery/chain';
 import { buyOrder, createSimulationContext, simulateHistory } from '@lottery/contracts';
-import { startFollower } from '@lottery/pipeline-testing';
+import { startFollower, webSocketUrlOf } from '@lottery/pipeline-testing';
 import { freePort } from '@lottery/telemetry';
 import { startAnvil } from '@lottery/testing';
 import {
@@ -39,7 +39,7 @@ describe("the node's newHeads announcements (anvil over WebSocket)", () => {
 
   beforeAll(async () => {
     f = await startIndexerFixture('indexer_new_heads');
-    heads = NewHeads.open(f.anvil.rpcUrl.replace(/^http/, 'ws'), (error) => errors.push(error));
+    heads = NewHeads.open(webSocketUrlOf(f.anvil.rpcUrl), (error) => errors.push(error));
     await announced(heads, f.anvil.rpcUrl);
   });
 

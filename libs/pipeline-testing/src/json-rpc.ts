@@ -10,6 +10,11 @@ export async function rpcCall(rpcUrl: string, method: string, params: unknown[] 
   return body.result;
 }
 
+/** The node's WebSocket endpoint: anvil answers WebSocket on its HTTP port. */
+export function webSocketUrlOf(rpcUrl: string): string {
+  return rpcUrl.replace(/^http/, 'ws');
+}
+
 export async function headOf(rpcUrl: string): Promise<number> {
   return Number(await rpcCall(rpcUrl, 'eth_blockNumber'));
 }
