@@ -18,10 +18,11 @@ async function main(): Promise<void> {
   const url = process.env['DATABASE_URL'];
   if (!url) throw new Error('DATABASE_URL is required');
   const sql = readModelSql(`"${process.env['READ_SCHEMA'] || 'lottery'}"`);
-  // the API's read-model data source: a pg pool of 10 (createReadModelDataSource's default)
+  // the API's read-model pool: 10 connections (createReadModelDataSource's default), kept open when idle
   const pool = new Pool({
     connectionString: url,
     max: Number(process.env['POOL_SIZE'] || 10),
+    idleTimeoutMillis: 0,
     application_name: 'bench-raw',
   });
 

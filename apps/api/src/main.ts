@@ -27,7 +27,13 @@ async function main(): Promise<void> {
 
   const readModels = new BackgroundDataSource(
     'read_models_database',
-    createReadModelDataSource({ url: config.databaseUrl, schema: config.readSchema, applicationName: 'lottery-api' }),
+    createReadModelDataSource({
+      url: config.databaseUrl,
+      schema: config.readSchema,
+      applicationName: 'lottery-api',
+      // every request reads the models: their connections stay open through quiet spells
+      idleConnectionTimeoutMs: 0,
+    }),
     { logger },
   );
   // The API owns the accounts schema: it applies its migrations (under an advisory lock) on connect.
