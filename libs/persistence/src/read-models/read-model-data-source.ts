@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { exactNumericArrays } from './exact-numeric-arrays';
 import { READ_MODEL_MIGRATIONS } from './migrations';
 import { readSchemaName } from './schema-name';
 
@@ -36,6 +37,10 @@ export function createReadModelDataSource(options: ReadModelDataSourceOptions): 
     entities: [],
     logging: false,
     applicationName: options.applicationName,
-    extra: { max: options.poolSize ?? 10, idleTimeoutMillis: options.idleConnectionTimeoutMs ?? 10_000 },
+    extra: {
+      max: options.poolSize ?? 10,
+      idleTimeoutMillis: options.idleConnectionTimeoutMs ?? 10_000,
+      types: exactNumericArrays,
+    },
   });
 }
