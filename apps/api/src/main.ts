@@ -8,6 +8,7 @@ import {
 import { stopWhenParentExits } from '@lottery/telemetry';
 import { ConfigError, loadApiConfig } from './config/api-config';
 import { createApiApp } from './create-api-app';
+import { closeWithin } from './http/close-within';
 import { CachedApiKeyLookup } from './auth/cached-api-key-lookup';
 import { AccountsApiKeyLookup } from './database/accounts-api-key-lookup';
 import { ApiKeyChangeListener } from './database/api-key-change-listener';
@@ -17,6 +18,9 @@ import { pipelineReadiness } from './health/pipeline-readiness';
 import { createAppLogger } from './logger';
 import { startPartnerGiveaways } from './partner-giveaways/purchase/start-partner-giveaways';
 import { createRateLimitStore } from './rate-limit/create-rate-limit-store';
+
+/** Shutdown lets requests in flight finish for this long, then closes what is still open. */
+const SHUTDOWN_GRACE_MS = 5000;
 
 /** Start-up waits this long for Postgres before serving anyway (with 503s until it answers). */
 const STARTUP_DATABASE_WAIT_MS = 5000;
@@ -86,7 +90,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    await app.close();
+    await closeWithin(app, SHUTDOWN_GRACE_MS);
     // The signer finishes the purchase in progress before the databases close under it.
     await giveaways?.close();
     await Promise.all([readModels.close(), accounts.close(), rateLimitStore.close(), apiKeyChanges.close()]);
