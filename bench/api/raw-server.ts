@@ -7,7 +7,7 @@
  *
  *   DATABASE_URL=… READ_SCHEMA=lottery PORT=… node -r ./tools/register.js bench/api/raw-server.ts
  */
-import { exactNumericArrays, FIRST_PAGE_ID, readModelSql } from '@lottery/persistence';
+import { FIRST_PAGE_ID, readModelPoolConfig, readModelSql } from '@lottery/persistence';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
 
@@ -18,13 +18,10 @@ async function main(): Promise<void> {
   const url = process.env['DATABASE_URL'];
   if (!url) throw new Error('DATABASE_URL is required');
   const sql = readModelSql(`"${process.env['READ_SCHEMA'] || 'lottery'}"`);
-  // the API's read-model pool: 10 connections (createReadModelDataSource's default), kept open when idle,
-  // numeric[] parsed to exact strings
+  // the API's read-model pool (apps/api/src/main.ts): its size, connections kept open when idle
   const pool = new Pool({
     connectionString: url,
-    max: Number(process.env['POOL_SIZE'] || 10),
-    idleTimeoutMillis: 0,
-    types: exactNumericArrays,
+    ...readModelPoolConfig({ poolSize: Number(process.env['POOL_SIZE'] || 10), idleConnectionTimeoutMs: 0 }),
     application_name: 'bench-raw',
   });
 

@@ -3,9 +3,9 @@ import type { INestApplication } from '@nestjs/common';
 
 /**
  * Closes the app gracefully, but not forever: the server stops accepting, requests in flight finish and
- * idle keep-alive connections are closed; a connection whose answer has not been flushed (a client that
- * stopped reading a large body) still counts as busy, and without a bound it held the shutdown until the
- * supervisor's SIGKILL. After `graceMs` every connection still open is closed.
+ * idle keep-alive connections are closed, but a connection the server does not see as idle (a request whose
+ * headers never end, one of the Data API benchmark's connections) held the shutdown until the supervisor's
+ * SIGKILL. After `graceMs` every connection still open is closed.
  */
 export async function closeWithin(app: INestApplication, graceMs: number): Promise<void> {
   const server = app.getHttpServer() as Server;

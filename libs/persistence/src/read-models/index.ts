@@ -1,7 +1,6 @@
 export * from './read-model.types';
 export * from './schema-name';
 export * from './read-model-data-source';
-export { exactNumericArrays } from './exact-numeric-arrays';
 export * from './migrate-read-models';
 export { PostgresReadModelQueries } from './queries/postgres-read-model-queries';
 export { emptyWalletStats } from './queries/read-model-rows';

@@ -37,10 +37,18 @@ export function createReadModelDataSource(options: ReadModelDataSourceOptions): 
     entities: [],
     logging: false,
     applicationName: options.applicationName,
-    extra: {
-      max: options.poolSize ?? 10,
-      idleTimeoutMillis: options.idleConnectionTimeoutMs ?? 10_000,
-      types: exactNumericArrays,
-    },
+    extra: readModelPoolConfig(options),
   });
+}
+
+/**
+ * The pg pool settings of a read-model connection pool, also for a plain `pg.Pool` that must behave like the
+ * API's (the Data API benchmark's raw server): size, idle timeout, numeric[] parsed exactly.
+ */
+export function readModelPoolConfig(options: Pick<ReadModelDataSourceOptions, 'poolSize' | 'idleConnectionTimeoutMs'>) {
+  return {
+    max: options.poolSize ?? 10,
+    idleTimeoutMillis: options.idleConnectionTimeoutMs ?? 10_000,
+    types: exactNumericArrays,
+  };
 }
