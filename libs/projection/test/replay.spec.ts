@@ -9,6 +9,25 @@ const history = lotteryHistory({ seed: 41, settledRounds: 3, purchasesPerRound: 
 const blocks = [...new Set(history.map((e) => e.blockNumber))];
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/** The schema's indexes as Postgres defines them, with the schema's own name taken out. */
+async function indexDefinitions(h: ProjectionHarness, schema = 'lottery'): Promise<string[]> {
+  const rows = (await h.dataSource.query(
+    `SELECT replace(indexdef, $1, '<schema>.') AS definition FROM pg_indexes WHERE schemaname = $2 ORDER BY indexname`,
+    [`${schema}.`, schema],
+  )) as { definition: string }[];
+  return rows.map((r) => r.definition);
+}
+
+/** Tables of the schema that ANALYZE has not visited. */
+async function unanalyzedTables(h: ProjectionHarness, schema = 'lottery'): Promise<string[]> {
+  await h.dataSource.query('SELECT pg_stat_clear_snapshot()');
+  const rows = (await h.dataSource.query(
+    `SELECT relname FROM pg_stat_user_tables WHERE schemaname = $1 AND last_analyze IS NULL ORDER BY relname`,
+    [schema],
+  )) as { relname: string }[];
+  return rows.map((r) => r.relname);
+}
+
 describe('replay folds the log into a fresh schema and switches it in', () => {
   let h: ProjectionHarness;
   beforeAll(async () => {
@@ -20,6 +39,8 @@ describe('replay folds the log into a fresh schema and switches it in', () => {
     const log = new MemoryLog();
     log.append(logWithReorg(history, blocks[Math.floor(blocks.length / 2)], 3));
     const progress: ReplayProgress[] = [];
+    const migratedIndexes = await indexDefinitions(h);
+    expect(migratedIndexes.length).toBeGreaterThan(10);
     const replay = () =>
       replayIntoFreshSchema({
         url: h.db.url,
@@ -30,6 +51,9 @@ describe('replay folds the log into a fresh schema and switches it in', () => {
       });
     const first = await replay();
     const dumpOne = await dumpSchema(h.dataSource);
+    // the serving indexes the fold went without are back, and the planner has statistics of every table
+    expect(await indexDefinitions(h)).toEqual(migratedIndexes);
+    expect(await unanalyzedTables(h)).toEqual([]);
     await expectSameReadModels(h.queries, referenceFold(history));
     await replay();
     expect(sha(await dumpSchema(h.dataSource))).toBe(sha(dumpOne));

@@ -24,28 +24,50 @@ export const SERVING_ONLY_INDEXES = [
   'referral_schemes_referrers',
 ] as const;
 
-/** Drops the serving-only indexes of a schema and returns their definitions, to recreate them later. */
-export async function dropServingIndexes(db: SqlExecutor, schema: string): Promise<string[]> {
-  const rows = (await db.query(
-    `SELECT indexname, pg_get_indexdef(format('%I.%I', schemaname, indexname)::regclass) AS definition
-       FROM pg_indexes WHERE schemaname = $1 AND indexname = ANY($2::text[]) ORDER BY indexname`,
-    [readSchemaName(schema), [...SERVING_ONLY_INDEXES]],
-  )) as { indexname: string; definition: string }[];
-  for (const r of rows) await db.query(`DROP INDEX "${schema}"."${r.indexname}"`);
-  return rows.map((r) => r.definition);
+/** An index dropped for a bulk load, to build again at its end. */
+export interface DeferredIndex {
+  table: string;
+  definition: string;
 }
 
-/** Recreates dropped indexes and refreshes the planner's statistics of the schema's tables. */
+/** Drops the serving-only indexes of a schema and returns their definitions, to recreate them later. */
+export async function dropServingIndexes(db: SqlExecutor, schema: string): Promise<DeferredIndex[]> {
+  const rows = (await db.query(
+    `SELECT indexname, tablename, pg_get_indexdef(format('%I.%I', schemaname, indexname)::regclass) AS definition
+       FROM pg_indexes WHERE schemaname = $1 AND indexname = ANY($2::text[]) ORDER BY indexname`,
+    [readSchemaName(schema), [...SERVING_ONLY_INDEXES]],
+  )) as { indexname: string; tablename: string; definition: string }[];
+  for (const r of rows) await db.query(`DROP INDEX "${schema}"."${r.indexname}"`);
+  return rows.map((r) => ({ table: r.tablename, definition: r.definition }));
+}
+
+/**
+ * Recreates dropped indexes and refreshes the planner's statistics of the schema's tables, spread over
+ * the given connections: each table's work (its indexes, then its ANALYZE) is one job, the largest tables
+ * first, taken by whichever connection is free. Index builds are CPU-bound sorts: a second connection
+ * puts a second core to work while the first sorts the largest table.
+ */
 export async function createIndexesAndAnalyze(
-  db: SqlExecutor,
+  connections: readonly SqlExecutor[],
   schema: string,
-  definitions: readonly string[],
+  deferred: readonly DeferredIndex[],
 ): Promise<void> {
-  for (const definition of definitions) await db.query(definition);
-  const tables = (await db.query(`SELECT tablename FROM pg_tables WHERE schemaname = $1`, [
-    readSchemaName(schema),
-  ])) as { tablename: string }[];
-  for (const t of tables) await db.query(`ANALYZE "${schema}"."${t.tablename}"`);
+  if (connections.length === 0) throw new Error('createIndexesAndAnalyze needs at least one connection');
+  const tables = (await connections[0].query(
+    `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = $1 AND c.relkind = 'r' ORDER BY pg_relation_size(c.oid) DESC, c.relname`,
+    [readSchemaName(schema)],
+  )) as { name: string }[];
+  const orphans = deferred.filter((index) => !tables.some((t) => t.name === index.table));
+  if (orphans.length > 0) throw new Error(`no table in ${schema} for ${orphans.map((i) => i.definition).join('; ')}`);
+  const jobs = tables.map(({ name }) => [
+    ...deferred.filter((index) => index.table === name).map((index) => index.definition),
+    `ANALYZE "${schema}"."${name}"`,
+  ]);
+  const work = async (db: SqlExecutor) => {
+    for (let job = jobs.shift(); job; job = jobs.shift()) for (const statement of job) await db.query(statement);
+  };
+  await Promise.all(connections.map(work));
 }
 
 /** Removes what an interrupted replay left behind: a half-built next generation, a retired one. */

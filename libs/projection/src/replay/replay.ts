@@ -19,6 +19,9 @@ import { OpenRoundKeys } from '../fold/open-round-keys';
 import { DEFAULT_REORG_WINDOW_BLOCKS, Projection } from '../projection';
 import { ProgressMeter, type ReplayProgress } from './replay-progress';
 
+/** The replay's connections: the fold uses one; the index build at the end uses both (two cores). */
+const INDEX_BUILD_CONNECTIONS = 2;
+
 /** The part of the EventLog port a replay reads. */
 export type ReplaySource = Pick<EventLog, 'read' | 'head' | 'tail'>;
 
@@ -48,7 +51,7 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
   const dataSource = createReadModelDataSource({
     url: options.url,
     schema: next,
-    poolSize: 2,
+    poolSize: INDEX_BUILD_CONNECTIONS,
     applicationName: 'replay',
   });
   await dataSource.initialize();
@@ -84,7 +87,7 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
     };
     await catchUp();
     await report('indexing');
-    await withExecutor(dataSource, (db) => createIndexesAndAnalyze(db, next, deferred));
+    await withExecutors(dataSource, INDEX_BUILD_CONNECTIONS, (dbs) => createIndexesAndAnalyze(dbs, next, deferred));
     await catchUp();
     await report('switching');
     await withRunner(dataSource, async (runner, db) => {
@@ -128,3 +131,12 @@ async function withRunner<T>(dataSource: DataSource, work: (runner: QueryRunner,
 
 const withExecutor = <T>(dataSource: DataSource, work: (db: SqlExecutor) => Promise<T>) =>
   withRunner(dataSource, (_runner, db) => work(db));
+
+async function withExecutors<T>(dataSource: DataSource, count: number, work: (dbs: SqlExecutor[]) => Promise<T>) {
+  const runners = Array.from({ length: count }, () => dataSource.createQueryRunner());
+  try {
+    return await work(await Promise.all(runners.map((runner) => sqlExecutorFor(runner))));
+  } finally {
+    await Promise.all(runners.map((runner) => runner.release()));
+  }
+}
