@@ -323,7 +323,7 @@ async function main(): Promise<void> {
             note:
               `${fmt(r.events)} events in ${fmt(r.seconds, 2)} s; **${pct(r.eventsPerSecond / ceiling.best.logsPerSecond)} of the ceiling**; ` +
               `the ranged backfill alone: ${fmt(r.backfillEvents)} events in ${fmt(r.backfillSeconds, 2)} s = ${fmt(r.backfillEvents / r.backfillSeconds)} events/s ` +
-              `(${pct(r.backfillEvents / r.backfillSeconds / ceiling.best.logsPerSecond)}), then the last 128 blocks one by one. ` +
+              `(${pct(r.backfillEvents / r.backfillSeconds / ceiling.best.logsPerSecond)}), then the last 128 blocks in windows of up to 32. ` +
               `Time: ${r.getLogs.ok} eth_getLogs ${fmt(r.getLogs.okSeconds, 2)} s, **${r.getLogs.refused} refused as too large ${fmt(r.getLogs.refusedSeconds, 2)} s**, ` +
               `${r.appends.count} appends ${fmt(r.appends.seconds, 2)} s (largest ${fmt(r.appends.largest)} events)`,
           })),

@@ -2,11 +2,13 @@ import { blocksReverted, type EventEnvelope, type Hex, type IndexerCheckpoint } 
 import { BlockRangePlanner, type RangePlannerOptions } from '../backfill/block-range-planner';
 import { fetchRanges } from '../backfill/range-fetcher';
 import { EnvelopeBuilder } from '../decode/envelope-builder';
+import type { MinedLog } from '../decode/log-decoder';
 import type { LotteryRpc, RpcBlock } from '../rpc/lottery-rpc';
 import { retrying, sleep, type RetryLogger, type RetryOptions } from '../rpc/retry';
 import type { NewHeads } from '../realtime/new-heads';
 import { ReorgTracker } from '../realtime/reorg-tracker';
 import type { ChainEventSink, FollowerProgress } from './chain-event-sink';
+import { mapInParallel } from './map-in-parallel';
 
 export interface ChainFollowerOptions {
   chainId: number;
@@ -37,9 +39,12 @@ export class DeepReorgError extends Error {
   }
 }
 
+/** The most blocks the follower reads ahead of its position: a few eth_getLogs answers of a dense stretch. */
+const FOLLOW_WINDOW_BLOCKS = 32;
+
 /**
  * Streams the lottery's logs into the sink: backfill in adaptive ranges up to `reorgDepth` blocks
- * below the head, then block by block with parent-hash checks. All state lives in the sink's
+ * below the head, then block by block with parent-hash checks (read ahead in windows when behind). All state lives in the sink's
  * checkpoint, so `run` can be aborted at any point and started again without loss or duplication.
  */
 export class ChainFollower {
@@ -103,33 +108,75 @@ export class ChainFollower {
     return indexed;
   }
 
+  /**
+   * The blocks above `indexed`, with their parent hashes checked in order. Behind the head (after a
+   * backfill, the last `reorgDepth` blocks; after a pause, whatever was mined meanwhile) the blocks of a
+   * window are fetched in parallel and their events appended together: one block at a time, each
+   * block's round trips and its own append added up to seconds over a window of a hundred blocks, more
+   * against a remote node. At the head a window is the one new block, appended as soon as it is read.
+   */
   private async followHead(
     indexed: number,
     head: number,
     tracker: ReorgTracker,
     retry: Omit<RetryOptions, 'what'>,
   ): Promise<number> {
-    for (let n = indexed + 1; n <= head && !retry.signal?.aborted; n++) {
-      const block = await retrying(() => this.rpc.blockByNumber(n), { ...retry, what: `block ${n}` });
-      if (!block) return n - 1; // the node does not have it yet
-      if (!tracker.extends(n, block.parentHash)) {
-        const ancestor = await this.findAncestor(block, tracker, retry);
-        if (ancestor === null) return n - 1;
-        await this.revertAbove(ancestor, tracker);
-        n = ancestor;
-        continue;
+    let next = indexed + 1;
+    while (next <= head && !retry.signal?.aborted) {
+      const requested = Math.min(head, next + FOLLOW_WINDOW_BLOCKS - 1) - next + 1;
+      const window = await this.blocksWithLogs(next, next + requested - 1, retry);
+      const logs: MinedLog[] = [];
+      let verified = 0;
+      for (const { block, blockLogs } of window) {
+        if (!tracker.extends(block.number, block.parentHash)) break;
+        tracker.push({ number: block.number, hash: block.hash });
+        logs.push(...blockLogs);
+        verified += 1;
       }
-      const logs = await retrying(() => this.rpc.logsInBlock(block.hash), { ...retry, what: `logs of block ${n}` });
-      const events = await this.builder.build(
-        logs.filter((l) => l.blockHash.toLowerCase() === block.hash),
-        retry,
-      );
-      tracker.push({ number: n, hash: block.hash });
-      // Empty blocks are only checkpointed at the head: fewer writes, and a restart re-reads at most a few empty blocks.
-      if (events.length > 0 || n === head) await this.sink.append(events, this.checkpointOf(tracker));
-      this.options.onProgress?.({ phase: 'realtime', indexedBlock: n, headBlock: head, appended: events.length });
+      if (verified > 0) {
+        const events = await this.builder.build(logs, retry);
+        const reached = window[verified - 1].block.number;
+        // Empty blocks are only checkpointed at the head: fewer writes, and a restart re-reads at most a few empty blocks.
+        if (events.length > 0 || reached === head) await this.sink.append(events, this.checkpointOf(tracker));
+        this.options.onProgress?.({
+          phase: 'realtime',
+          indexedBlock: reached,
+          headBlock: head,
+          appended: events.length,
+        });
+        next = reached + 1;
+      }
+      if (verified < window.length) {
+        // the block after the verified ones does not extend them: the chain reorganised
+        const ancestor = await this.findAncestor(window[verified].block, tracker, retry);
+        if (ancestor === null) break;
+        await this.revertAbove(ancestor, tracker);
+        next = ancestor + 1;
+      } else if (window.length < requested) {
+        break; // the node does not have the next block yet
+      }
     }
     return tracker.latest()?.number ?? indexed;
+  }
+
+  /**
+   * Blocks `from`..`to` as the node has them now, each with its logs (asked by block hash, so a block
+   * and its logs always agree), up to the first block the node does not have.
+   */
+  private async blocksWithLogs(from: number, to: number, retry: Omit<RetryOptions, 'what'>) {
+    const numbers = Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    const blocks = await mapInParallel(numbers, this.options.concurrency, (n) =>
+      retrying(() => this.rpc.blockByNumber(n), { ...retry, what: `block ${n}` }),
+    );
+    const missing = blocks.findIndex((b) => b === null);
+    const present = (missing === -1 ? blocks : blocks.slice(0, missing)) as RpcBlock[];
+    return mapInParallel(present, this.options.concurrency, async (block) => {
+      const logs = await retrying(() => this.rpc.logsInBlock(block.hash), {
+        ...retry,
+        what: `logs of block ${block.number}`,
+      });
+      return { block, blockLogs: logs.filter((l) => l.blockHash.toLowerCase() === block.hash) };
+    });
   }
 
   /** Walks back along the new chain's parent hashes (from the node that is ahead) to a tracked block. */
