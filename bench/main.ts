@@ -16,6 +16,7 @@
  * Postgres server (DATABASE_URL), Redis (REDIS_URL), Java for the Kafka broker (or --no-kafka).
  */
 import { spawn } from 'node:child_process';
+import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { createSimulationContext } from '@lottery/contracts';
 import { createEventLog, type EventLog } from '@lottery/event-log';
@@ -39,6 +40,7 @@ import { measureGetLogsCeiling, surveyLogs } from './stages/get-logs-ceiling';
 import { INDEXER_DEFAULTS, timeBackfill, type BackfillRun } from './stages/indexer-backfill';
 import { diagnoseRealtime, type RealtimeDiagnostics } from './stages/realtime-diagnostics';
 import { timeCopyCeiling, timeLiveFold, timeReplay } from './stages/projector-fold';
+import { describeCpu } from './lib/processes';
 import { POLL_GAP_MS, runPipeline, type Latency, type PipelineResult } from './stages/pipeline';
 import { runPonder, type PonderOutcome } from './stages/ponder';
 
@@ -241,6 +243,9 @@ async function main(): Promise<void> {
       realtime_in_read_models_p50_ms: pipeline.latency.inReadModels.p50,
       realtime_in_read_models_p95_ms: pipeline.latency.inReadModels.p95,
     });
+    for (const [name, seconds] of Object.entries(pipeline.catchUpCpuSeconds)) {
+      figures[`pipeline_cpu_${name.replace(/\W+/g, ' ').trim().replace(/ /g, '_')}_s`] = seconds;
+    }
     for (const [app, rss] of Object.entries(pipeline.rss)) {
       figures[`rss_${app}_catchup_peak_mb`] = rss.catchUpPeakMb;
       figures[`rss_${app}_peak_mb`] = rss.peakMb;
@@ -270,6 +275,7 @@ async function main(): Promise<void> {
 
     // the report
     const events = chainNow.total;
+    const catchUpCpu = Object.values(pipeline.catchUpCpuSeconds).reduce((a, b) => a + b, 0);
     sections.push(
       {
         title: 'History',
@@ -391,6 +397,13 @@ async function main(): Promise<void> {
             figure: '**read models caught up (empty → last event applied)**',
             value: `**${fmt(pipeline.caughtUpSeconds, 2)} s**`,
             note: `**${fmt(pipeline.eventsPerSecond)} events/s** end to end`,
+          },
+          {
+            figure: 'CPU time during the catch-up',
+            value: `${fmt(catchUpCpu, 1)} s`,
+            note:
+              `${describeCpu(pipeline.catchUpCpuSeconds)}; ` +
+              `${fmt(catchUpCpu / pipeline.caughtUpSeconds, 2)} cores busy on average, of ${cpus().length}`,
           },
           ...Object.entries(pipeline.rss).map(([app, r]) => ({
             figure: `RSS of ${app}`,

@@ -7,12 +7,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { execFileSync } from 'node:child_process';
 import type { LotteryDeployment } from '@lottery/contracts';
 import { indexerChainEnv } from '@lottery/pipeline-testing';
 import { freePort } from '@lottery/telemetry';
 import { createScratchDatabase } from './lib/postgres';
-import { cpuSecondsOf, exitedEarly, spawnApp, type AppProcess } from './lib/processes';
+import { CpuMeter, describeCpu, exitedEarly, spawnApp, type AppProcess } from './lib/processes';
 import { log, secondsSince, sleep } from './lib/stats';
 import { metric } from './stages/pipeline';
 
@@ -30,16 +29,6 @@ const flag = (name: string) => {
   return i < 0 ? undefined : argv[i + 1];
 };
 
-function pidsOf(pattern: string): number[] {
-  try {
-    return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
-
-const cpuOf = (pids: number[]) => pids.reduce((a, p) => a + (cpuSecondsOf(p) ?? 0), 0);
-
 async function main(): Promise<void> {
   const held = JSON.parse(readFileSync(resolve(flag('--state') ?? ''), 'utf8')) as Held;
   const deployment = { ...held.deployment, deployBlock: BigInt(held.deployment.deployBlock) };
@@ -53,11 +42,8 @@ async function main(): Promise<void> {
     ? { EVENT_LOG: 'kafka', KAFKA_BROKERS: held.brokers.join(','), KAFKA_TOPIC_PREFIX: db }
     : { EVENT_LOG: 'postgres', EVENT_LOG_SCHEMA: 'lottery_log' };
   const nodeArgs = (name: string) => (profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir, name)}`] : []);
-  const anvil = pidsOf('anvil-linux-amd64/bin/anvil');
-  const java = pidsOf('kafka.Kafka');
-  const [anvil0, java0] = [cpuOf(anvil), cpuOf(java)];
-  const postgres0 = cpuOf(pidsOf('postgres:'));
   const apps: AppProcess[] = [];
+  const cpu = CpuMeter.forCatchUp(apps);
   const started = performance.now();
   apps.push(
     spawnApp(
@@ -86,12 +72,9 @@ async function main(): Promise<void> {
     const seconds = secondsSince(started);
     // every event applied: the indexer reached the head since the last probe, if not before
     if (Number.isNaN(indexerSeconds)) indexerSeconds = seconds;
-    const [indexerCpu, projectorCpu] = apps.map((a) => cpuSecondsOf(a.child.pid) ?? NaN);
     log(
       `pipeline (${kafka ? 'kafka' : 'postgres'} log): indexer at head ${indexerSeconds.toFixed(2)} s, ` +
-        `read models caught up ${seconds.toFixed(2)} s; CPU: indexer ${indexerCpu.toFixed(2)} s, projector ` +
-        `${projectorCpu.toFixed(2)} s, anvil ${(cpuOf(anvil) - anvil0).toFixed(2)} s, kafka ${(cpuOf(java) - java0).toFixed(2)} s, ` +
-        `postgres (all) ${(cpuOf(pidsOf('postgres:')) - postgres0).toFixed(2)} s`,
+        `read models caught up ${seconds.toFixed(2)} s; CPU: ${describeCpu(cpu.read())}`,
     );
   } finally {
     await Promise.all(apps.map((a) => a.stop()));

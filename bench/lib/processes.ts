@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appNodeArgs } from '@lottery/telemetry';
@@ -22,11 +22,11 @@ export function spawnApp(
   env: NodeJS.ProcessEnv,
   nodeArgs: readonly string[] = [],
 ): AppProcess {
-  const child = spawn(
-    process.execPath,
-    appNodeArgs(`apps/${name}/src/main.ts`, nodeArgs),
-    { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, appNodeArgs(`apps/${name}/src/main.ts`, nodeArgs), {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let tail = '';
   const keep = (chunk: Buffer): void => {
     tail = (tail + chunk.toString('utf8')).slice(-16_000);
@@ -86,6 +86,63 @@ export function cpuSecondsOf(pid: number | undefined): number | null {
 
 /** USER_HZ: 100 on Linux on every architecture Node runs on. */
 const CLOCK_TICKS_PER_SECOND = 100;
+
+/** The processes whose command line matches `pattern` (`pgrep -f`). */
+export function pidsMatching(pattern: string): number[] {
+  try {
+    return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return []; // pgrep exits 1 when nothing matches
+  }
+}
+
+/** The services a catch-up shares the machine with, found by command line. */
+const SERVICE_PROCESSES: Record<string, () => number[]> = {
+  anvil: () => pidsMatching('anvil-linux-amd64/bin/anvil'),
+  kafka: () => pidsMatching('kafka.Kafka'),
+  'postgres (all)': () => pidsMatching('postgres:'),
+};
+
+/**
+ * CPU time that named groups of processes spend from now on: on a shared machine wall time swings with
+ * the load, the work each process does much less. A process that starts later counts from zero; one
+ * that ends before `read` is counted up to the last `read` that saw it, so read while they live.
+ */
+export class CpuMeter {
+  private readonly start = new Map<number, number>();
+
+  constructor(private readonly groups: Record<string, () => number[]>) {
+    for (const pids of Object.values(groups)) for (const pid of pids()) this.start.set(pid, cpuSecondsOf(pid) ?? 0);
+  }
+
+  /** The apps by name (read when measured, so apps spawned later count), the services, this process. */
+  static forCatchUp(apps: readonly AppProcess[]): CpuMeter {
+    const appPids = (name: string) => () =>
+      apps.filter((a) => a.name === name && a.child.pid !== undefined).map((a) => a.child.pid as number);
+    return new CpuMeter({
+      indexer: appPids('indexer'),
+      projector: appPids('projector'),
+      ...SERVICE_PROCESSES,
+      'this bench process': () => [process.pid],
+    });
+  }
+
+  /** Seconds of CPU per group since the meter was made. */
+  read(): Record<string, number> {
+    return Object.fromEntries(
+      Object.entries(this.groups).map(([name, pids]) => [
+        name,
+        pids().reduce((sum, pid) => sum + Math.max(0, (cpuSecondsOf(pid) ?? 0) - (this.start.get(pid) ?? 0)), 0),
+      ]),
+    );
+  }
+}
+
+/** "indexer 7.10 s, projector 4.60 s, …" */
+export const describeCpu = (seconds: Record<string, number>): string =>
+  Object.entries(seconds)
+    .map(([name, s]) => `${name} ${s.toFixed(2)} s`)
+    .join(', ');
 
 /** Samples each process's RSS until stopped: peak and the last value seen. */
 export class RssSampler {

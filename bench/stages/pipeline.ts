@@ -25,7 +25,7 @@ import { indexerChainEnv, webSocketUrlOf } from '@lottery/pipeline-testing';
 import { ApiKeysService, createAccountsDataSource, migrateAccounts } from '@lottery/persistence';
 import { buyOneTicket } from '../lib/purchase';
 import { settle } from '../lib/settle';
-import { RssSampler, exitedEarly, spawnApp, type AppProcess } from '../lib/processes';
+import { CpuMeter, RssSampler, describeCpu, exitedEarly, spawnApp, type AppProcess } from '../lib/processes';
 import { freePort } from '@lottery/telemetry';
 import { log, mean, percentile, secondsSince, sleep } from '../lib/stats';
 import { headOf } from './chain-history';
@@ -72,6 +72,8 @@ export interface PipelineResult {
   indexerStalls: number;
   indexerRpcErrors: number;
   caughtUpSeconds: number;
+  /** CPU time of each process (the apps, the services, the bench) from the spawn to caught up. */
+  catchUpCpuSeconds: Record<string, number>;
   eventsPerSecond: number;
   latency: Latency;
   pollingLatency: Latency;
@@ -197,6 +199,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   try {
     const head = await headOf(rpcUrl);
     log(`  pipeline: ${await settle(databaseUrl)}`);
+    const cpu = CpuMeter.forCatchUp(apps);
     const started = performance.now();
     apps.push(spawnApp('indexer', indexerEnv()), spawnApp('projector', projectorEnv()));
     sampler.start(250);
@@ -215,6 +218,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
       return at !== null && (at.block > blockNumber || (at.block === blockNumber && at.logIndex >= logIndex));
     });
     const caughtUpSeconds = secondsSince(started);
+    const catchUpCpuSeconds = cpu.read();
     await indexerDone;
     // what the indexer went through on the way (its watchdog restarts a fetch that makes no progress)
     const indexerStalls = (await metric(indexerPort, 'indexer_stalls_total')) ?? NaN;
@@ -222,7 +226,8 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     sampler.sample();
     const catchUp = sampler.figures();
     log(
-      `  pipeline: read models caught up after ${caughtUpSeconds.toFixed(2)} s = ${Math.round(options.events / caughtUpSeconds)} events/s`,
+      `  pipeline: read models caught up after ${caughtUpSeconds.toFixed(2)} s = ${Math.round(options.events / caughtUpSeconds)} events/s; ` +
+        `CPU: ${describeCpu(catchUpCpuSeconds)}`,
     );
 
     apps.push(
@@ -276,6 +281,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
       indexerStalls,
       indexerRpcErrors,
       caughtUpSeconds,
+      catchUpCpuSeconds,
       eventsPerSecond: options.events / caughtUpSeconds,
       latency,
       pollingLatency,
