@@ -130,7 +130,7 @@ async function follower(argv: readonly string[]): Promise<void> {
     const run = await timeBackfill('kafka', eventLog, state.rpcUrl, state.deployment, state.head);
     log(
       `  the ranged backfill: ${run.backfillEvents} events in ${run.backfillSeconds.toFixed(2)} s, ` +
-        `then the last blocks one by one: ${(run.seconds - run.backfillSeconds).toFixed(2)} s`,
+        `then the last blocks (the reorg window): ${(run.seconds - run.backfillSeconds).toFixed(2)} s`,
     );
   } finally {
     await eventLog.close();
