@@ -105,8 +105,8 @@ const SERVICE_PROCESSES: Record<string, () => number[]> = {
 
 /**
  * CPU time that named groups of processes spend from now on: on a shared machine wall time swings with
- * the load, the work each process does much less. A process that starts later counts from zero; one
- * that ends before `read` is counted up to the last `read` that saw it, so read while they live.
+ * the load, the work each process does much less. A process that starts later counts from zero; one that
+ * has ended counts nothing (its /proc entry is gone), so read while they live.
  */
 export class CpuMeter {
   private readonly start = new Map<number, number>();

@@ -5,9 +5,9 @@
  * no indexer here reads, so it is asked for about twice as many and topped up until N is reached.
  *
  * Then a run of empty blocks: the indexer backfills in ranges up to REORG_DEPTH (128) blocks below the
- * head and follows the last 128 blocks in windows of up to 32, checking parent hashes. The simulator packs months of
- * activity into a few hundred blocks, so without an empty tail a large share of the history would sit in
- * that window, which on a real chain (2 s blocks) holds the last four minutes only.
+ * head and follows the last 128 blocks in windows of up to 32, checking parent hashes. The simulator
+ * packs months of activity into a few hundred blocks, so without an empty tail a large share of the
+ * history would sit in that window, which on a real chain (2 s blocks) holds the last four minutes only.
  */
 import type { Address } from 'viem';
 import { startBenchAnvil } from '../lib/anvil';

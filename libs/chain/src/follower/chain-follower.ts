@@ -44,8 +44,9 @@ const FOLLOW_WINDOW_BLOCKS = 32;
 
 /**
  * Streams the lottery's logs into the sink: backfill in adaptive ranges up to `reorgDepth` blocks
- * below the head, then block by block with parent-hash checks (read ahead in windows when behind). All state lives in the sink's
- * checkpoint, so `run` can be aborted at any point and started again without loss or duplication.
+ * below the head, then block by block with parent-hash checks (read ahead in windows when behind). All
+ * state lives in the sink's checkpoint, so `run` can be aborted at any point and started again without
+ * loss or duplication.
  */
 export class ChainFollower {
   private readonly builder: EnvelopeBuilder;

@@ -130,7 +130,7 @@ async function withRunner<T>(dataSource: DataSource, work: (runner: QueryRunner,
 }
 
 const withExecutor = <T>(dataSource: DataSource, work: (db: SqlExecutor) => Promise<T>) =>
-  withRunner(dataSource, (_runner, db) => work(db));
+  withExecutors(dataSource, 1, ([db]) => work(db));
 
 async function withExecutors<T>(dataSource: DataSource, count: number, work: (dbs: SqlExecutor[]) => Promise<T>) {
   const runners = Array.from({ length: count }, () => dataSource.createQueryRunner());
