@@ -30,6 +30,7 @@ import { freePort } from '@lottery/telemetry';
 import { log, mean, percentile, secondsSince, sleep } from '../lib/stats';
 import { headOf } from './chain-history';
 import { INDEXER_DEFAULTS } from './indexer-backfill';
+import { DEFAULT_BATCH_MAX_EVENTS } from '@lottery/projection';
 
 export interface PipelineOptions {
   rpcUrl: string;
@@ -172,7 +173,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     indexer:
       `defaults (POLL_INTERVAL_MS ${INDEXER_DEFAULTS.pollIntervalMs}, BACKFILL_CONCURRENCY ${INDEXER_DEFAULTS.concurrency}, ` +
       `REORG_DEPTH ${INDEXER_DEFAULTS.reorgDepth}, CONFIRMATIONS 0), RPC_WS_URL: anvil's`,
-    projector: 'defaults (BATCH_MAX_EVENTS 5000, BATCH_MAX_WAIT_MS 0)',
+    projector: `defaults (BATCH_MAX_EVENTS ${DEFAULT_BATCH_MAX_EVENTS}, BATCH_MAX_WAIT_MS 0)`,
     api: 'Redis rate limits, LOG_LEVEL warn',
   };
   const indexerEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({

@@ -3,7 +3,7 @@
  *
  * - replay: libs/projection's replayIntoFreshSchema, as `ops replay` runs it (fold into a fresh schema
  *   with the serving indexes dropped, index build, atomic switch), over the Postgres event log;
- * - live fold: Projection.applyBatch in the projector app's batches (BATCH_MAX_EVENTS 5,000) into a
+ * - live fold: Projection.applyBatch in the projector app's batches (BATCH_MAX_EVENTS' default) into a
  *   schema with every index in place, as the projector app catches up;
  * - COPY ceiling: the rows the fold produced (every read-model table) dumped with COPY TO and loaded with
  *   COPY FROM into a freshly migrated schema (same indexes), and into bare tables (no index, no key).
@@ -11,7 +11,7 @@
 import { Client } from 'pg';
 import type { EventLog } from '@lottery/event-log';
 import { createReadModelDataSource, migrateReadModels } from '@lottery/persistence';
-import { Projection, replayIntoFreshSchema, type ReplayProgress } from '@lottery/projection';
+import { DEFAULT_BATCH_MAX_EVENTS, Projection, replayIntoFreshSchema, type ReplayProgress } from '@lottery/projection';
 import { copyIn, copyOut } from '../lib/postgres';
 import { log, secondsSince } from '../lib/stats';
 
@@ -85,7 +85,7 @@ export async function timeLiveFold(
   chainId: number,
   eventLog: EventLog,
   schema: string,
-  batchSize = 5_000,
+  batchSize = DEFAULT_BATCH_MAX_EVENTS,
 ): Promise<LiveFoldRun> {
   const dataSource = createReadModelDataSource({ url, schema, poolSize: 2, applicationName: 'bench-live-fold' });
   await dataSource.initialize();

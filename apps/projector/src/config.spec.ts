@@ -11,7 +11,7 @@ describe('projector configuration', () => {
       READ_SCHEMA: 'lottery',
       CHAIN_ID: 8453,
       METRICS_PORT: 9464,
-      BATCH_MAX_EVENTS: 5000,
+      BATCH_MAX_EVENTS: 20000,
       REORG_WINDOW_BLOCKS: 256,
       READY_MAX_LAG_EVENTS: 1000,
     });

@@ -1,6 +1,6 @@
 import { EVENT_LOG_ENV_FIELDS, requireKafkaBrokers } from '@lottery/event-log';
 import { DEFAULT_READ_SCHEMA } from '@lottery/persistence';
-import { DEFAULT_REORG_WINDOW_BLOCKS } from '@lottery/projection';
+import { DEFAULT_BATCH_MAX_EVENTS, DEFAULT_REORG_WINDOW_BLOCKS } from '@lottery/projection';
 import { loadConfig } from '@lottery/telemetry';
 import { z } from 'zod';
 
@@ -15,7 +15,7 @@ const schema = z
     CHAIN_ID: z.coerce.number({ message: 'required: the chain id the log follows (8453 for Base)' }).int().positive(),
     READ_SCHEMA: identifier.default(DEFAULT_READ_SCHEMA),
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
-    BATCH_MAX_EVENTS: z.coerce.number().int().min(1).max(100_000).default(5_000),
+    BATCH_MAX_EVENTS: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_BATCH_MAX_EVENTS),
     BATCH_MAX_WAIT_MS: z.coerce.number().int().min(0).default(0),
     // /health/ready turns 200 once the read models are within this many events of the log's tail.
     READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).default(1_000),
