@@ -77,9 +77,15 @@ async function runReorgs(context: SuiteContext): Promise<SuiteOutcome> {
   const dumpPostMortem = async () => {
     const dir = mkdtempSync(join(tmpdir(), 'reliability-reorgs-log-'));
     writeFileSync(join(dir, 'reorgs.json'), JSON.stringify(reorgs, null, 1));
-    await dumpChain(anvil.rpcUrl, floor, dir);
-    await pipeline?.dumpLog(dir);
-    context.log(`the event log, the chain and the reorgs injected are in ${dir}`);
+    // each part on its own: a chain the node cannot dump must not cost the event log (it did once)
+    const parts = [
+      ['the event log', async () => pipeline?.dumpLog(dir)],
+      ['the chain', () => dumpChain(anvil.rpcUrl, floor, dir)],
+    ] as const;
+    for (const [what, dump] of parts) {
+      await dump().catch((error: unknown) => context.log(`${what} could not be dumped: ${String(error)}`));
+    }
+    context.log(`the post-mortem (event log, chain, reorgs injected) is in ${dir}`);
   };
   try {
     const rpcUrl = anvil.rpcUrl;
