@@ -23,6 +23,7 @@ import {
 } from '@lottery/contracts';
 import { indexerChainEnv, webSocketUrlOf } from '@lottery/pipeline-testing';
 import { ApiKeysService, createAccountsDataSource, migrateAccounts } from '@lottery/persistence';
+import { DEFAULT_BATCH_MAX_EVENTS } from '@lottery/projection';
 import { buyOneTicket } from '../lib/purchase';
 import { settle } from '../lib/settle';
 import { CpuMeter, RssSampler, describeCpu, exitedEarly, spawnApp, type AppProcess } from '../lib/processes';
@@ -30,7 +31,6 @@ import { freePort } from '@lottery/telemetry';
 import { log, mean, percentile, secondsSince, sleep } from '../lib/stats';
 import { headOf } from './chain-history';
 import { INDEXER_DEFAULTS } from './indexer-backfill';
-import { DEFAULT_BATCH_MAX_EVENTS } from '@lottery/projection';
 
 export interface PipelineOptions {
   rpcUrl: string;

@@ -20,7 +20,7 @@ export async function dumpChain(rpcUrl: string, fromBlock: number, dir: string):
   const lines: string[] = [];
   for (let n = fromBlock; n <= head; n++) {
     const block = (await rpcCall(rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false])) as DumpedBlock | null;
-    // anvil reports a head before it serves every block under it: a gap in the dump, not a lost post-mortem
+    // anvil may not serve a block under its head (for a moment, or for good after some anvil_reorg): a gap
     if (!block) lines.push(JSON.stringify({ number: n, missing: true }));
     else {
       lines.push(
