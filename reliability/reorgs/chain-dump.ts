@@ -21,17 +21,10 @@ export async function dumpChain(rpcUrl: string, fromBlock: number, dir: string):
   for (let n = fromBlock; n <= head; n++) {
     const block = (await rpcCall(rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false])) as DumpedBlock | null;
     // anvil may not serve a block under its head (for a moment, or for good after some anvil_reorg): a gap
-    if (!block) lines.push(JSON.stringify({ number: n, missing: true }));
-    else {
-      lines.push(
-        JSON.stringify({
-          number: n,
-          hash: block.hash,
-          parentHash: block.parentHash,
-          transactions: block.transactions,
-        }),
-      );
-    }
+    const line = block
+      ? { number: n, hash: block.hash, parentHash: block.parentHash, transactions: block.transactions }
+      : { number: n, missing: true };
+    lines.push(JSON.stringify(line));
   }
   writeFileSync(join(dir, 'chain.jsonl'), lines.join('\n'));
 }
