@@ -46,17 +46,42 @@ const DRAW_SELECTORS = new Map([
   [toFunctionSelector(getAbiItem({ abi: jackpotAbi, name: 'settleDrawing' })), 'settle' as const],
 ]);
 
+/** How long the head must stand still, automine off, before the node counts as done mining. */
+const MINING_SETTLED_MS = 60;
+
 /**
  * With automine off the head stands still: nothing the simulator sends is mined (it waits in the pool)
  * until `work` is done. Turning automine back on mines what waited.
+ *
+ * A block automine had already begun is still mined after automine is off, and anvil (1.7) does not make
+ * its rollback wait for it (foundry-rs/foundry#16711): an anvil_reorg that overlaps it leaves a chain with
+ * blocks it no longer serves and transactions applied twice. So `work` starts only once the head has stood
+ * still, and served, for a while.
  */
 export async function withMiningPaused<T>(rpcUrl: string, work: () => Promise<T>): Promise<T> {
   await rpcCall(rpcUrl, 'evm_setAutomine', [false]);
   try {
+    await miningSettled(rpcUrl);
     return await work();
   } finally {
     await rpcCall(rpcUrl, 'evm_setAutomine', [true]);
   }
+}
+
+async function miningSettled(rpcUrl: string): Promise<void> {
+  let head = await headOf(rpcUrl);
+  await eventually(
+    async () => {
+      await new Promise((resolve) => setTimeout(resolve, MINING_SETTLED_MS));
+      const now = await headOf(rpcUrl);
+      const still = now === head && (await blockAt(rpcUrl, now)) !== null;
+      head = now;
+      return still;
+    },
+    'anvil to finish the block it was mining when automine was turned off',
+    10_000,
+    0,
+  );
 }
 
 /**
@@ -73,15 +98,9 @@ export async function replaceLastBlocks(
   const fromBlock = head - depth + 1;
   const blocks: RpcBlock[] = [];
   for (let n = fromBlock; n <= head; n++) {
-    // anvil has answered eth_blockNumber with a block it did not serve yet (automine was just turned
-    // off while it mined): wait for the block rather than crash the suite
-    const block = await eventually(
-      async () =>
-        ((await rpcCall(rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])) as RpcBlock | null) ??
-        undefined,
-      `anvil to serve block ${n} (head ${head})`,
-      10_000,
-    );
+    // mining has settled (withMiningPaused): a block missing under the head is the node's fault
+    const block = (await rpcCall(rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])) as RpcBlock | null;
+    if (!block) throw new Error(`anvil does not serve block ${n} under its head ${head}`);
     blocks.push(block);
   }
   const raw = new Map<string, RpcTx>();
@@ -108,6 +127,7 @@ export async function replaceLastBlocks(
   const plan = planReorg(txs, depth, protectedSenders, random);
   const pairs = plan.reincluded.map(({ tx, block }) => [asRequest(raw.get(tx.hash) as RpcTx), block]);
   await rpcCall(rpcUrl, 'anvil_reorg', [depth, pairs]);
+  await assertLinkedChain(rpcUrl, fromBlock - 1, head);
   const resentTxs: string[] = [];
   for (const { tx } of plan.reincluded) {
     if ((await rpcCall(rpcUrl, 'eth_getTransactionByHash', [tx.hash])) !== null) continue;
@@ -126,6 +146,33 @@ export async function replaceLastBlocks(
     settlementReplaced: txs.some((tx) => tx.draw === 'settle'),
     settlementDropped: plan.dropped.some((tx) => tx.draw === 'settle'),
   };
+}
+
+/**
+ * The chain anvil serves from `from` to `head` after a reorg: every block there, each the child of the one
+ * before, and the head where it was. Otherwise the node itself is broken, and the run says so here rather
+ * than as a divergence of the read models from a chain no client could have followed.
+ */
+async function assertLinkedChain(rpcUrl: string, from: number, head: number): Promise<void> {
+  let parent: ChainLink | null = null;
+  for (let n = from; n <= head; n++) {
+    const block = await blockAt(rpcUrl, n);
+    if (!block) throw new Error(`anvil broke its chain in anvil_reorg: it no longer serves block ${n} (head ${head})`);
+    if (parent && block.parentHash !== parent.hash)
+      throw new Error(`anvil broke its chain in anvil_reorg: block ${n}'s parent is not block ${n - 1} it serves`);
+    parent = block;
+  }
+  const now = await headOf(rpcUrl);
+  if (now !== head) throw new Error(`anvil broke its chain in anvil_reorg: head ${now} instead of ${head}`);
+}
+
+interface ChainLink {
+  hash: string;
+  parentHash: string;
+}
+
+async function blockAt(rpcUrl: string, n: number): Promise<ChainLink | null> {
+  return (await rpcCall(rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false])) as ChainLink | null;
 }
 
 /** The transaction as a request anvil signs again (it impersonates the simulator's wallets). */

@@ -170,6 +170,7 @@ async function runReorgs(context: SuiteContext): Promise<SuiteOutcome> {
       since = Date.now();
     }
     await simulation.stop();
+    for (const [kind, count] of commonErrors(simulationErrors)) context.log(`simulator: ${count} × ${kind}`);
     const final = await check('at the end');
     checks.push(final);
     if (final.failures.length === 0) survived = reorgs.length;
@@ -269,4 +270,14 @@ async function headPast(rpcUrl: string, block: number, simulationErrors: readonl
     head = now;
   }
   return head;
+}
+
+/** The simulator's failures by kind (their first line, hashes and numbers masked), most frequent first. */
+function commonErrors(errors: readonly string[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const error of errors) {
+    const kind = (error.split('\n')[0] ?? '').replace(/0x[0-9a-f]{40,}/gi, '0x…').slice(0, 200);
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1]).slice(0, 8);
 }

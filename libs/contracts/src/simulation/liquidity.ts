@@ -10,8 +10,10 @@ export async function lpActivity(ctx: SimulationContext): Promise<void> {
   for (const lp of ctx.wallets.lps) {
     const requestedIn = ctx.pendingWithdrawals.get(lp);
     if (requestedIn !== undefined && requestedIn < ctx.drawingId) {
-      await ctx.writers.jackpot(lp, 'finalizeWithdraw', []);
+      // forgotten first: a reorg may have dropped the request, and a finalize that then reverts
+      // (NothingToWithdraw) must not be tried again before every later draw
       ctx.pendingWithdrawals.delete(lp);
+      await ctx.writers.jackpot(lp, 'finalizeWithdraw', []);
       ctx.stats.lpActions++;
       continue;
     }

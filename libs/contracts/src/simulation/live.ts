@@ -5,7 +5,7 @@
 import type { LotteryDeployment } from '../deploy';
 import { claimReferralFees, claimWinnings } from './claims';
 import { buyPoolTickets, enterPool, selectPoolWinner } from './daily-pool';
-import { runAndSettle } from './draws';
+import { followChainDrawing, runAndSettle } from './draws';
 import { lpActivity } from './liquidity';
 import { buyOrder, buyQuickPicks } from './purchases';
 import {
@@ -31,6 +31,8 @@ export interface LiveSimulation {
 }
 
 async function purchase(ctx: SimulationContext): Promise<string> {
+  // the pool's entry rule is per drawing: the chain's, should a reorg have moved it
+  await followChainDrawing(ctx);
   const quickPick = ctx.random.chance(0.25);
   const tickets = quickPick ? await buyQuickPicks(ctx) : await buyOrder(ctx);
   if (ctx.random.chance(0.3)) await enterPool(ctx, [ctx.random.pick(ctx.wallets.players)]);
@@ -38,6 +40,8 @@ async function purchase(ctx: SimulationContext): Promise<string> {
 }
 
 async function draw(ctx: SimulationContext): Promise<string> {
+  // the LPs' reads and writes name the drawing too
+  await followChainDrawing(ctx);
   await lpActivity(ctx);
   await buyPoolTickets(ctx, 2);
   const settled = await runAndSettle(ctx, ctx.random.pick(ctx.wallets.players));

@@ -108,14 +108,7 @@ export async function createSimulationContext(
   await fundWallets(rpc, writers, deployment, [...wallets.players, ...wallets.referrers], usdcEach);
   await fundWallets(rpc, writers, deployment, wallets.lps, usdcEach * 10n);
 
-  const { jackpot } = deployment.addresses;
-  const read = { address: jackpot, abi: jackpotAbi } as const;
-  const drawingId = await rpc.publicClient.readContract({ ...read, functionName: 'currentDrawingId' });
-  const { drawingTime } = await rpc.publicClient.readContract({
-    ...read,
-    functionName: 'getDrawingState',
-    args: [drawingId],
-  });
+  const { drawingId, drawingTime } = await chainDrawing(rpc, deployment.addresses.jackpot);
   return {
     rpc,
     writers,
@@ -123,12 +116,23 @@ export async function createSimulationContext(
     random: new SeededRandom(options.seed),
     wallets,
     schemes: referralSchemes(wallets.referrers),
-    ledger: new TicketLedger(jackpot),
+    ledger: new TicketLedger(deployment.addresses.jackpot),
     stats: emptyStats(),
     drawingId,
     drawingTime,
     pendingWithdrawals: new Map(),
   };
+}
+
+/** The drawing the jackpot is on: its id, its draw time, and whether runJackpot has locked it. */
+export async function chainDrawing(
+  rpc: LotteryRpc,
+  jackpot: Address,
+): Promise<{ drawingId: bigint; drawingTime: bigint; locked: boolean }> {
+  const read = { address: jackpot, abi: jackpotAbi } as const;
+  const drawingId = await rpc.publicClient.readContract({ ...read, functionName: 'currentDrawingId' });
+  const state = await rpc.publicClient.readContract({ ...read, functionName: 'getDrawingState', args: [drawingId] });
+  return { drawingId, drawingTime: state.drawingTime, locked: state.jackpotLock };
 }
 
 /** bytes32 telemetry tags, as partners and apps set `source`. */
