@@ -2,7 +2,7 @@
  * LP activity: deposits, withdrawal requests (in shares) and, a drawing later, their finalization.
  */
 import type { SimulationContext } from './simulation-context';
-import { lpManagerAbi } from '../generated/artifacts';
+import { lpManagerAbi, usdcAbi } from '../generated/artifacts';
 import { USDC_UNIT } from '../lottery-config';
 
 /** Each LP, in turn, finalizes a settled withdrawal if it has one, else deposits or requests a withdrawal. */
@@ -27,7 +27,17 @@ export async function lpActivity(ctx: SimulationContext): Promise<void> {
       await ctx.writers.jackpot(lp, 'initiateWithdraw', [(shares * BigInt(ctx.random.int(10, 60))) / 100n]);
       ctx.pendingWithdrawals.set(lp, ctx.drawingId);
     } else {
-      await ctx.writers.jackpot(lp, 'lpDeposit', [BigInt(ctx.random.int(1_000, 20_000)) * USDC_UNIT]);
+      // no more than the LP holds: a live run outlasts its funding, and a reverted deposit would stop the draw
+      const wanted = BigInt(ctx.random.int(1_000, 20_000)) * USDC_UNIT;
+      const held = await ctx.rpc.publicClient.readContract({
+        address: ctx.deployment.addresses.usdc,
+        abi: usdcAbi,
+        functionName: 'balanceOf',
+        args: [lp],
+      });
+      const amount = wanted < held ? wanted : held;
+      if (amount === 0n) continue;
+      await ctx.writers.jackpot(lp, 'lpDeposit', [amount]);
     }
     ctx.stats.lpActions++;
   }
