@@ -11,6 +11,7 @@ import { ExceptionRoutingFilter } from './http/exception-routing.filter';
 import { lingerBeforeClosing } from './http/lingering-close';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id';
 import { RouteTable } from './http/route-table';
+import { serializeReply } from './http/serialized-json';
 import { HttpMetrics } from './metrics/http-metrics';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi-document';
 import { buildFreeTicketsOpenApiDocument, serveFreeTicketsOpenApi } from './openapi/free-tickets-openapi-document';
@@ -71,6 +72,7 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyAp
     reply.header(REQUEST_ID_HEADER, request.id);
     done(null, payload);
   });
+  fastify.setReplySerializer(serializeReply);
   installHttpCache(fastify);
   metrics.install(fastify);
 

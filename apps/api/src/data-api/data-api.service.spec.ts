@@ -2,6 +2,7 @@ import { decodeCursor, encodeCursor, type Hex } from '@lottery/domain';
 import type { ReadModelQueries, TicketRecord } from '@lottery/persistence';
 import { round, ticket } from '../../test/support/lottery-fixtures';
 import { ApiError } from '../http/api-error';
+import type { SerializedJson } from '../http/serialized-json';
 import { NoReadModels } from '../openapi/no-read-models';
 import { DataApiService } from './data-api.service';
 import { Cacheable } from './http-cache/cacheable';
@@ -18,21 +19,24 @@ function stubReadModels(overrides: Partial<ReadModelQueries>): jest.Mocked<ReadM
   return stub as jest.Mocked<ReadModelQueries>;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a response body, checked field by field below
+const parsed = (body: SerializedJson): any => JSON.parse(body.text);
+
 describe('DataApiService', () => {
   it('asks for one row more than the page to know whether another page exists', async () => {
     const readModels = stubReadModels({
       listRounds: async () => [round({ id: 9n }), round({ id: 8n }), round({ id: 7n })],
     });
-    const page = await new DataApiService(readModels).rounds({ limit: 2, after: [10n] });
+    const page = parsed(await new DataApiService(readModels).rounds({ limit: 2, after: [10n] }));
     expect(readModels.listRounds).toHaveBeenCalledWith(10n, 3);
-    expect(page.data.map((r) => r.id)).toEqual(['9', '8']);
+    expect(page.data.map((r: { id: string }) => r.id)).toEqual(['9', '8']);
     expect(page.has_more).toBe(true);
     expect(decodeCursor(page.next_cursor ?? '', 1)).toEqual([8n]);
   });
 
   it('ends with a null cursor when the read model has nothing beyond the page', async () => {
     const readModels = stubReadModels({ listRounds: async () => [round({ id: 1n })] });
-    expect(await new DataApiService(readModels).rounds({ limit: 2, after: null })).toEqual({
+    expect(parsed(await new DataApiService(readModels).rounds({ limit: 2, after: null }))).toEqual({
       data: [expect.objectContaining({ id: '1' })],
       next_cursor: null,
       has_more: false,

@@ -2,16 +2,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Hex } from '@lottery/domain';
 import type { ReadModelQueries, RoundRecord, TicketPageQuery, TicketRecord } from '@lottery/persistence';
 import { ApiError } from '../http/api-error';
+import { SerializedJson } from '../http/serialized-json';
 import type { ListEnvelope } from './dto/list.dto';
-import type { RoundDto } from './dto/round.dto';
 import type { TicketDto, WinDto } from './dto/ticket.dto';
 import type { WalletStatsDto } from './dto/wallet-stats.dto';
 import { Cacheable, SETTLED_ROUND_CACHE, SETTLED_ROUND_TICKETS_CACHE } from './http-cache/cacheable';
-import { paginate } from './pagination';
+import { paginate, serializedPage } from './pagination';
 import type { PageRequest } from './params/page-query.pipe';
 import { STORED_ID_MAX } from './params/storage-bounds';
 import { READ_MODEL_QUERIES } from './read-models.token';
-import { formatRound, formatTicket, formatWalletStats, formatWin } from './record-formatters';
+import { formatTicket, formatWalletStats, formatWin, roundJson } from './record-formatters';
 
 /** Cursor keys: rounds and tickets page by id, round wins by (amount, id). */
 const byId = (row: { id: bigint }): bigint[] => [row.id];
@@ -26,20 +26,24 @@ const ticketPage = (page: PageRequest, limit: number): TicketPageQuery => ({
 export class DataApiService {
   constructor(@Inject(READ_MODEL_QUERIES) private readonly readModels: ReadModelQueries) {}
 
-  async activeRound(): Promise<RoundDto> {
+  // Rounds leave as JSON text kept per round record (roundJson): a page of rounds is mostly prize tiers
+  // and amounts that no longer change.
+
+  async activeRound(): Promise<SerializedJson> {
     const round = await this.readModels.activeRound();
     // The spec's chosen signal for "no round is open or drawing" (e.g. between settlement and the next round).
     if (!round) throw new ApiError('upstream_unavailable', 'no active round could be found', { 'Retry-After': '1' });
-    return formatRound(round);
+    return new SerializedJson(roundJson(round));
   }
 
-  rounds(page: PageRequest): Promise<ListEnvelope<RoundDto>> {
-    return paginate(page, (limit) => this.readModels.listRounds(page.after?.[0] ?? null, limit), byId, formatRound);
+  async rounds(page: PageRequest): Promise<SerializedJson> {
+    const fetch = (limit: number) => this.readModels.listRounds(page.after?.[0] ?? null, limit);
+    return serializedPage(await paginate(page, fetch, byId, roundJson));
   }
 
-  async round(id: bigint): Promise<Cacheable<RoundDto>> {
+  async round(id: bigint): Promise<Cacheable<SerializedJson>> {
     const round = await this.existingRound(id);
-    return new Cacheable(formatRound(round), settled(round, SETTLED_ROUND_CACHE));
+    return new Cacheable(new SerializedJson(roundJson(round)), settled(round, SETTLED_ROUND_CACHE));
   }
 
   // The round's own row (404 when missing, cache headers when settled) and the page are independent

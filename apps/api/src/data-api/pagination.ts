@@ -1,4 +1,5 @@
 import { encodeCursor } from '@lottery/domain';
+import { SerializedJson } from '../http/serialized-json';
 import type { ListEnvelope } from './dto/list.dto';
 import type { PageRequest } from './params/page-query.pipe';
 
@@ -21,4 +22,10 @@ export async function paginate<R, T>(
     next_cursor: hasMore && last !== undefined ? encodeCursor(keyOf(last)) : null,
     has_more: hasMore,
   };
+}
+
+/** A page whose items are JSON text already, in the envelope: the bytes JSON.stringify would give. */
+export function serializedPage(page: ListEnvelope<string>): SerializedJson {
+  const cursor = JSON.stringify(page.next_cursor);
+  return new SerializedJson(`{"data":[${page.data.join(',')}],"next_cursor":${cursor},"has_more":${page.has_more}}`);
 }

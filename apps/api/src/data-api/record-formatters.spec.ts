@@ -1,8 +1,17 @@
 import { TIMESTAMP_PATTERN } from '@lottery/domain';
-import { zeroWalletStats } from '../../test/support/lottery-fixtures';
-import { formatRound, formatTicket, formatWalletStats } from './record-formatters';
+import { round as roundRecord, zeroWalletStats } from '../../test/support/lottery-fixtures';
+import { formatRound, formatTicket, formatWalletStats, roundJson } from './record-formatters';
 
 describe('record formatters', () => {
+  it("keep a round's JSON with its record: built once, the same text as formatRound's", () => {
+    const record = roundRecord({ id: 4n, ticketCount: 7 });
+    const json = roundJson(record);
+    expect(json).toBe(JSON.stringify(formatRound(record)));
+    expect(roundJson(record)).toBe(json);
+    // another record (another row version) has its own text, whatever the first one's
+    expect(JSON.parse(roundJson(roundRecord({ id: 4n, ticketCount: 8 })))).toMatchObject({ ticket_count: 8 });
+  });
+
   it('render every Round field, null where not yet known', () => {
     const round = formatRound({
       id: 12n,

@@ -36,6 +36,20 @@ export function formatRound(round: RoundRecord): RoundDto {
   };
 }
 
+// The Postgres read models hand out one frozen record per version of a round (persistence's
+// RoundRecords): its JSON is built once and kept with it, and goes when the record does.
+const roundJsonByRecord = new WeakMap<RoundRecord, string>();
+
+/** formatRound as JSON text, built once per record. */
+export function roundJson(round: RoundRecord): string {
+  let json = roundJsonByRecord.get(round);
+  if (json === undefined) {
+    json = JSON.stringify(formatRound(round));
+    roundJsonByRecord.set(round, json);
+  }
+  return json;
+}
+
 function formatPrizeTier(tier: PrizeTierRecord): PrizeTierDto {
   return {
     tier_id: tier.tierId,

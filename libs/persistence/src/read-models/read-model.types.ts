@@ -101,6 +101,7 @@ export interface WinPageQuery {
   after: { amount: bigint; id: bigint } | null;
 }
 
+/** Records returned are for reading: an implementation may hand one (frozen) record to several calls. */
 export interface ReadModelQueries {
   activeRound(): Promise<RoundRecord | null>;
   /** Newest first (descending id), ids strictly below `beforeId`. */

@@ -15,7 +15,6 @@ import {
   emptyWalletStats,
   toPoolEntryRecord,
   toPoolRoundRecord,
-  toRoundRecord,
   toTicketRecord,
   toWalletStatsRecord,
   type PoolEntryRow,
@@ -25,14 +24,19 @@ import {
   type WalletStatsRow,
 } from './read-model-rows';
 import { FIRST_PAGE_AMOUNT, FIRST_PAGE_ID, readModelSql } from './read-model-sql';
+import { RoundRecords } from './round-records';
 
 const before = (id: bigint | null): string => (id ?? FIRST_PAGE_ID).toString();
 // Addresses are stored lowercase; the contract promises lowercase input, this keeps a slip harmless.
 const lower = (address: Hex): string => address.toLowerCase();
 
-/** ReadModelQueries over the read-model schema of a data source; every query is one indexed statement. */
+/**
+ * ReadModelQueries over the read-model schema of a data source; every query is one indexed statement.
+ * Round records are shared between reads of the same row versions (RoundRecords): frozen, not to be changed.
+ */
 export class PostgresReadModelQueries implements ReadModelQueries {
   private readonly sql: ReturnType<typeof readModelSql>;
+  private readonly roundRecords = new RoundRecords();
 
   constructor(private readonly dataSource: DataSource) {
     this.sql = readModelSql(`"${schemaOf(dataSource)}"`);
@@ -43,7 +47,7 @@ export class PostgresReadModelQueries implements ReadModelQueries {
   }
 
   private async rounds(sql: string, params: unknown[] = []): Promise<RoundRecord[]> {
-    return (await this.rows<RoundRow>(sql, params)).map(toRoundRecord);
+    return (await this.rows<RoundRow>(sql, params)).map((row) => this.roundRecords.recordOf(row));
   }
 
   private async tickets(sql: string, params: unknown[]): Promise<TicketRecord[]> {

@@ -10,7 +10,8 @@ SELECT r.id, r.locked_block, r.settled_block, r.prize_pool, r.ticket_count, r.un
        r.winners_count, r.top_prize_amount, r.top_prize_winners_count,
        COALESCE(r.lp_earnings_settled, r.lp_earnings_open) AS lp_earnings,
        prev.settled_at AS started_at, r.drawing_time AS ended_at, r.settled_at, r.normals_max, r.bonusball_max,
-       r.winning_normals, r.winning_bonusball, r.tier_payouts, r.tier_ticket_counts
+       r.winning_normals, r.winning_bonusball, r.tier_payouts, r.tier_ticket_counts,
+       r.xmin::text AS row_version, prev.xmin::text AS previous_row_version
   FROM "lottery".rounds r LEFT JOIN "lottery".rounds prev ON prev.id = r.id - 1
  WHERE r.settled_block IS NULL
  ORDER BY r.id DESC LIMIT 1;
@@ -26,7 +27,8 @@ SELECT r.id, r.locked_block, r.settled_block, r.prize_pool, r.ticket_count, r.un
        r.winners_count, r.top_prize_amount, r.top_prize_winners_count,
        COALESCE(r.lp_earnings_settled, r.lp_earnings_open) AS lp_earnings,
        prev.settled_at AS started_at, r.drawing_time AS ended_at, r.settled_at, r.normals_max, r.bonusball_max,
-       r.winning_normals, r.winning_bonusball, r.tier_payouts, r.tier_ticket_counts
+       r.winning_normals, r.winning_bonusball, r.tier_payouts, r.tier_ticket_counts,
+       r.xmin::text AS row_version, prev.xmin::text AS previous_row_version
   FROM "lottery".rounds r LEFT JOIN "lottery".rounds prev ON prev.id = r.id - 1
  WHERE r.id < $1
  ORDER BY r.id DESC LIMIT $2;
@@ -43,7 +45,8 @@ SELECT r.id, r.locked_block, r.settled_block, r.prize_pool, r.ticket_count, r.un
        r.winners_count, r.top_prize_amount, r.top_prize_winners_count,
        COALESCE(r.lp_earnings_settled, r.lp_earnings_open) AS lp_earnings,
        prev.settled_at AS started_at, r.drawing_time AS ended_at, r.settled_at, r.normals_max, r.bonusball_max,
-       r.winning_normals, r.winning_bonusball, r.tier_payouts, r.tier_ticket_counts
+       r.winning_normals, r.winning_bonusball, r.tier_payouts, r.tier_ticket_counts,
+       r.xmin::text AS row_version, prev.xmin::text AS previous_row_version
   FROM "lottery".rounds r LEFT JOIN "lottery".rounds prev ON prev.id = r.id - 1
  WHERE r.id = $1;
 -- plan with parameters ["950"]:

@@ -35,6 +35,9 @@ export interface RoundRow {
   winning_bonusball: number | null;
   tier_payouts: Numeric[] | null;
   tier_ticket_counts: number[] | null;
+  /** xmin of the round's row and of the previous round's (null for the first round): see round-records.ts. */
+  row_version: string;
+  previous_row_version: string | null;
 }
 
 export interface TicketRow {

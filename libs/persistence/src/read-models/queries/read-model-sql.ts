@@ -15,8 +15,11 @@ const roundColumns = `r.id, r.locked_block, r.settled_block, r.prize_pool, r.tic
        r.winners_count, r.top_prize_amount, r.top_prize_winners_count,
        COALESCE(r.lp_earnings_settled, r.lp_earnings_open) AS lp_earnings,
        prev.settled_at AS started_at, r.drawing_time AS ended_at, r.settled_at, r.normals_max, r.bonusball_max,
-       r.winning_normals, r.winning_bonusball, r.tier_payouts, r.tier_ticket_counts`;
+       r.winning_normals, r.winning_bonusball, r.tier_payouts, r.tier_ticket_counts,
+       r.xmin::text AS row_version, prev.xmin::text AS previous_row_version`;
 
+// The row versions (xmin: the transaction that wrote each row) let readers reuse what they derived
+// from a round until one of its two rows changes (round-records.ts).
 // started_at is the previous round's settled_at: derived on read, so a reorg of one settlement
 // never leaves a stale copy in the next round.
 const fromRounds = (s: string) => `${s}.rounds r LEFT JOIN ${s}.rounds prev ON prev.id = r.id - 1`;
