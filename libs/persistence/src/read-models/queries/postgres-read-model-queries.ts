@@ -15,6 +15,7 @@ import {
   emptyWalletStats,
   toPoolEntryRecord,
   toPoolRoundRecord,
+  toRoundRecord,
   toTicketRecord,
   toWalletStatsRecord,
   type PoolEntryRow,
@@ -24,7 +25,7 @@ import {
   type WalletStatsRow,
 } from './read-model-rows';
 import { FIRST_PAGE_AMOUNT, FIRST_PAGE_ID, readModelSql } from './read-model-sql';
-import { RoundRecords } from './round-records';
+import { SharedRecords } from './shared-records';
 
 const before = (id: bigint | null): string => (id ?? FIRST_PAGE_ID).toString();
 // Addresses are stored lowercase; the contract promises lowercase input, this keeps a slip harmless.
@@ -32,11 +33,18 @@ const lower = (address: Hex): string => address.toLowerCase();
 
 /**
  * ReadModelQueries over the read-model schema of a data source; every query is one indexed statement.
- * Round records are shared between reads of the same row versions (RoundRecords): frozen, not to be changed.
+ * Round and ticket records are shared between reads of the same row versions (SharedRecords): frozen.
  */
 export class PostgresReadModelQueries implements ReadModelQueries {
   private readonly sql: ReturnType<typeof readModelSql>;
-  private readonly roundRecords = new RoundRecords();
+  private readonly roundRecords = new SharedRecords(
+    (row: RoundRow) => `${row.id}/${row.row_version}/${row.previous_row_version}`,
+    toRoundRecord,
+  );
+  private readonly ticketRecords = new SharedRecords(
+    (row: TicketRow) => `${row.id}/${row.row_version}/${row.outcome_row_version}`,
+    toTicketRecord,
+  );
 
   constructor(private readonly dataSource: DataSource) {
     this.sql = readModelSql(`"${schemaOf(dataSource)}"`);
@@ -51,7 +59,7 @@ export class PostgresReadModelQueries implements ReadModelQueries {
   }
 
   private async tickets(sql: string, params: unknown[]): Promise<TicketRecord[]> {
-    return (await this.rows<TicketRow>(sql, params)).map(toTicketRecord);
+    return (await this.rows<TicketRow>(sql, params)).map((row) => this.ticketRecords.recordOf(row));
   }
 
   private async onePoolRound(sql: string, params: unknown[] = []): Promise<PoolRoundRecord | null> {

@@ -35,7 +35,7 @@ export interface RoundRow {
   winning_bonusball: number | null;
   tier_payouts: Numeric[] | null;
   tier_ticket_counts: number[] | null;
-  /** xmin of the round's row and of the previous round's (null for the first round): see round-records.ts. */
+  /** xmin of the round's row and of the previous round's (null for the first round): see shared-records.ts. */
   row_version: string;
   previous_row_version: string | null;
 }
@@ -56,6 +56,9 @@ export interface TicketRow {
   tx_hash: string;
   block_number: Int8;
   created_at: Date;
+  /** xmin of the ticket's row and of its outcome's (null until drawn): see shared-records.ts. */
+  row_version: string;
+  outcome_row_version: string | null;
 }
 
 export interface WalletStatsRow {
