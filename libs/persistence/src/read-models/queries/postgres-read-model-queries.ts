@@ -33,17 +33,13 @@ const lower = (address: Hex): string => address.toLowerCase();
 
 /**
  * ReadModelQueries over the read-model schema of a data source; every query is one indexed statement.
- * Round and ticket records are shared between reads of the same row versions (SharedRecords): frozen.
+ * Round records are shared between reads of the same row versions (SharedRecords): frozen.
  */
 export class PostgresReadModelQueries implements ReadModelQueries {
   private readonly sql: ReturnType<typeof readModelSql>;
   private readonly roundRecords = new SharedRecords(
     (row: RoundRow) => `${row.id}/${row.row_version}/${row.previous_row_version}`,
     toRoundRecord,
-  );
-  private readonly ticketRecords = new SharedRecords(
-    (row: TicketRow) => `${row.id}/${row.row_version}/${row.outcome_row_version}`,
-    toTicketRecord,
   );
 
   constructor(private readonly dataSource: DataSource) {
@@ -59,7 +55,7 @@ export class PostgresReadModelQueries implements ReadModelQueries {
   }
 
   private async tickets(sql: string, params: unknown[]): Promise<TicketRecord[]> {
-    return (await this.rows<TicketRow>(sql, params)).map((row) => this.ticketRecords.recordOf(row));
+    return (await this.rows<TicketRow>(sql, params)).map(toTicketRecord);
   }
 
   private async onePoolRound(sql: string, params: unknown[] = []): Promise<PoolRoundRecord | null> {
