@@ -11,7 +11,7 @@ import { paginate, serializedPage } from './pagination';
 import type { PageRequest } from './params/page-query.pipe';
 import { STORED_ID_MAX } from './params/storage-bounds';
 import { READ_MODEL_QUERIES } from './read-models.token';
-import { formatTicket, formatWalletStats, formatWin, roundJson, ticketJson, winJson } from './record-formatters';
+import { formatTicket, formatWalletStats, formatWin, roundJson } from './record-formatters';
 
 /** Cursor keys: rounds and tickets page by id, round wins by (amount, id). */
 const byId = (row: { id: bigint }): bigint[] => [row.id];
@@ -26,8 +26,8 @@ const ticketPage = (page: PageRequest, limit: number): TicketPageQuery => ({
 export class DataApiService {
   constructor(@Inject(READ_MODEL_QUERIES) private readonly readModels: ReadModelQueries) {}
 
-  // Rounds and the tickets of round pages leave as JSON text kept with their records (roundJson, …):
-  // what those pages show mostly no longer changes. Wallet pages are formatted per request.
+  // Rounds leave as JSON text kept per round record (roundJson): a page of rounds is mostly prize tiers
+  // and amounts that no longer change.
 
   async activeRound(): Promise<SerializedJson> {
     const round = await this.readModels.activeRound();
@@ -49,21 +49,21 @@ export class DataApiService {
   // The round's own row (404 when missing, cache headers when settled) and the page are independent
   // statements: asked together, the request waits for one round trip instead of two.
 
-  async roundTickets(id: bigint, page: PageRequest): Promise<Cacheable<SerializedJson>> {
+  async roundTickets(id: bigint, page: PageRequest): Promise<Cacheable<ListEnvelope<TicketDto>>> {
     const [round, list] = await Promise.all([
       this.existingRound(id),
-      paginate(page, (limit) => this.readModels.roundTickets(id, ticketPage(page, limit)), byId, ticketJson),
+      paginate(page, (limit) => this.readModels.roundTickets(id, ticketPage(page, limit)), byId, formatTicket),
     ]);
-    return new Cacheable(serializedPage(list), settled(round, SETTLED_ROUND_TICKETS_CACHE));
+    return new Cacheable(list, settled(round, SETTLED_ROUND_TICKETS_CACHE));
   }
 
-  async roundWins(id: bigint, page: PageRequest): Promise<Cacheable<SerializedJson>> {
+  async roundWins(id: bigint, page: PageRequest): Promise<Cacheable<ListEnvelope<WinDto>>> {
     const after = page.after ? { amount: page.after[0], id: page.after[1] } : null;
     const [round, list] = await Promise.all([
       this.existingRound(id),
-      paginate(page, (limit) => this.readModels.roundWins(id, { limit, after }), byAmountThenId, winJson),
+      paginate(page, (limit) => this.readModels.roundWins(id, { limit, after }), byAmountThenId, formatWin),
     ]);
-    return new Cacheable(serializedPage(list), settled(round, SETTLED_ROUND_TICKETS_CACHE));
+    return new Cacheable(list, settled(round, SETTLED_ROUND_TICKETS_CACHE));
   }
 
   async walletStats(address: Hex): Promise<WalletStatsDto> {

@@ -36,22 +36,18 @@ export function formatRound(round: RoundRecord): RoundDto {
   };
 }
 
-/**
- * `format` as JSON text, built once per record and kept with it (it goes when the record does). The
- * Postgres read models hand out one frozen record per version of a row for rounds and for the tickets of
- * round pages (persistence's SharedRecords), so those are formatted and stringified once per change, not
- * per request. Wallet pages get fresh records: their JSON is built per request (formatTicket, formatWin).
- */
-function jsonKeptWith<R extends object>(format: (record: R) => unknown): (record: R) => string {
-  const kept = new WeakMap<R, string>();
-  return (record) => {
-    let json = kept.get(record);
-    if (json === undefined) {
-      json = JSON.stringify(format(record));
-      kept.set(record, json);
-    }
-    return json;
-  };
+// The Postgres read models hand out one frozen record per version of a round (persistence's
+// SharedRecords): its JSON is built once and kept with it, and goes when the record does.
+const roundJsonByRecord = new WeakMap<RoundRecord, string>();
+
+/** formatRound as JSON text, built once per record. */
+export function roundJson(round: RoundRecord): string {
+  let json = roundJsonByRecord.get(round);
+  if (json === undefined) {
+    json = JSON.stringify(formatRound(round));
+    roundJsonByRecord.set(round, json);
+  }
+  return json;
 }
 
 function formatPrizeTier(tier: PrizeTierRecord): PrizeTierDto {
@@ -117,7 +113,3 @@ export function formatWalletStats(stats: WalletStatsRecord): WalletStatsDto {
     last_seen_at: timestampOrNull(stats.lastSeenAt),
   };
 }
-
-export const roundJson = jsonKeptWith(formatRound);
-export const ticketJson = jsonKeptWith(formatTicket);
-export const winJson = jsonKeptWith(formatWin);

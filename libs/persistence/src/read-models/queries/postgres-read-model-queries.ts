@@ -33,20 +33,13 @@ const lower = (address: Hex): string => address.toLowerCase();
 
 /**
  * ReadModelQueries over the read-model schema of a data source; every query is one indexed statement.
- * Round records, and ticket records of round pages, are shared between reads of the same row versions
- * (SharedRecords): frozen.
+ * Round records are shared between reads of the same row versions (SharedRecords): frozen.
  */
 export class PostgresReadModelQueries implements ReadModelQueries {
   private readonly sql: ReturnType<typeof readModelSql>;
   private readonly roundRecords = new SharedRecords(
     (row: RoundRow) => `${row.id}/${row.row_version}/${row.previous_row_version}`,
     toRoundRecord,
-  );
-  // Round pages only: a round's first pages are what most readers ask for, while wallets are many and
-  // each read now and then, so a memo of wallet pages would mostly miss (bench/PROFILE.md, eighth round).
-  private readonly roundTicketRecords = new SharedRecords(
-    (row: TicketRow) => `${row.id}/${row.row_version}/${row.outcome_row_version}`,
-    toTicketRecord,
   );
 
   constructor(private readonly dataSource: DataSource) {
@@ -63,10 +56,6 @@ export class PostgresReadModelQueries implements ReadModelQueries {
 
   private async tickets(sql: string, params: unknown[]): Promise<TicketRecord[]> {
     return (await this.rows<TicketRow>(sql, params)).map(toTicketRecord);
-  }
-
-  private async roundPageTickets(sql: string, params: unknown[]): Promise<TicketRecord[]> {
-    return (await this.rows<TicketRow>(sql, params)).map((row) => this.roundTicketRecords.recordOf(row));
   }
 
   private async onePoolRound(sql: string, params: unknown[] = []): Promise<PoolRoundRecord | null> {
@@ -91,18 +80,13 @@ export class PostgresReadModelQueries implements ReadModelQueries {
   }
 
   roundTickets(roundId: bigint, page: TicketPageQuery): Promise<TicketRecord[]> {
-    return this.roundPageTickets(this.sql.roundTickets, [roundId.toString(), before(page.beforeId), page.limit]);
+    return this.tickets(this.sql.roundTickets, [roundId.toString(), before(page.beforeId), page.limit]);
   }
 
   roundWins(roundId: bigint, page: WinPageQuery): Promise<TicketRecord[]> {
     const amount = page.after?.amount ?? FIRST_PAGE_AMOUNT;
     const id = page.after?.id ?? FIRST_PAGE_ID;
-    return this.roundPageTickets(this.sql.roundWins, [
-      roundId.toString(),
-      amount.toString(),
-      id.toString(),
-      page.limit,
-    ]);
+    return this.tickets(this.sql.roundWins, [roundId.toString(), amount.toString(), id.toString(), page.limit]);
   }
 
   async walletStats(address: Hex): Promise<WalletStatsRecord> {

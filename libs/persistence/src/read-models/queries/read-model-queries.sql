@@ -59,8 +59,7 @@ SELECT r.id, r.locked_block, r.settled_block, r.prize_pool, r.ticket_count, r.un
 -- ReadModelQueries.roundTickets
 SELECT t.id, t.wallet, COALESCE(t.buyer, t.wallet) AS buyer, t.round_id, t.user_ticket_id, t.normals,
        t.bonusball, o.matched_normals, o.bonusball_match, o.winnings_amount, COALESCE(o.claimed, false) AS claimed,
-       o.claimed_tx_hash, t.tx_hash, t.block_number, t.created_at,
-       t.xmin::text AS row_version, o.xmin::text AS outcome_row_version
+       o.claimed_tx_hash, t.tx_hash, t.block_number, t.created_at
   FROM "lottery".tickets t LEFT JOIN "lottery".ticket_outcomes o ON o.ticket_id = t.id
  WHERE t.round_id = $1 AND t.id < $2
  ORDER BY t.id DESC LIMIT $3;
@@ -75,8 +74,7 @@ SELECT t.id, t.wallet, COALESCE(t.buyer, t.wallet) AS buyer, t.round_id, t.user_
 -- ReadModelQueries.roundWins
 SELECT t.id, t.wallet, COALESCE(t.buyer, t.wallet) AS buyer, t.round_id, t.user_ticket_id, t.normals,
        t.bonusball, o.matched_normals, o.bonusball_match, o.winnings_amount, COALESCE(o.claimed, false) AS claimed,
-       o.claimed_tx_hash, t.tx_hash, t.block_number, t.created_at,
-       t.xmin::text AS row_version, o.xmin::text AS outcome_row_version
+       o.claimed_tx_hash, t.tx_hash, t.block_number, t.created_at
   FROM "lottery".ticket_outcomes o JOIN "lottery".tickets t ON t.id = o.ticket_id
  WHERE o.round_id = $1 AND o.winnings_amount > 0 AND (o.winnings_amount, o.ticket_id) < ($2::numeric, $3::bigint)
  ORDER BY o.winnings_amount DESC, o.ticket_id DESC LIMIT $4;
@@ -101,8 +99,7 @@ SELECT w.address, w.total_tickets, w.total_wins, w.total_winnings, w.total_spent
 -- ReadModelQueries.walletTickets
 SELECT t.id, t.wallet, COALESCE(t.buyer, t.wallet) AS buyer, t.round_id, t.user_ticket_id, t.normals,
        t.bonusball, o.matched_normals, o.bonusball_match, o.winnings_amount, COALESCE(o.claimed, false) AS claimed,
-       o.claimed_tx_hash, t.tx_hash, t.block_number, t.created_at,
-       t.xmin::text AS row_version, o.xmin::text AS outcome_row_version
+       o.claimed_tx_hash, t.tx_hash, t.block_number, t.created_at
   FROM "lottery".tickets t LEFT JOIN "lottery".ticket_outcomes o ON o.ticket_id = t.id
  WHERE t.wallet = $1 AND t.id < $2
  ORDER BY t.id DESC LIMIT $3;
@@ -121,8 +118,7 @@ SELECT t.id, t.wallet, COALESCE(t.buyer, t.wallet) AS buyer, t.round_id, t.user_
 -- ReadModelQueries.walletRoundTickets
 SELECT t.id, t.wallet, COALESCE(t.buyer, t.wallet) AS buyer, t.round_id, t.user_ticket_id, t.normals,
        t.bonusball, o.matched_normals, o.bonusball_match, o.winnings_amount, COALESCE(o.claimed, false) AS claimed,
-       o.claimed_tx_hash, t.tx_hash, t.block_number, t.created_at,
-       t.xmin::text AS row_version, o.xmin::text AS outcome_row_version
+       o.claimed_tx_hash, t.tx_hash, t.block_number, t.created_at
   FROM "lottery".tickets t LEFT JOIN "lottery".ticket_outcomes o ON o.ticket_id = t.id
  WHERE t.wallet = $1 AND t.round_id = $2 AND t.id < $3
  ORDER BY t.id DESC LIMIT $4;
@@ -137,8 +133,7 @@ SELECT t.id, t.wallet, COALESCE(t.buyer, t.wallet) AS buyer, t.round_id, t.user_
 -- ReadModelQueries.walletWins
 SELECT t.id, t.wallet, COALESCE(t.buyer, t.wallet) AS buyer, t.round_id, t.user_ticket_id, t.normals,
        t.bonusball, o.matched_normals, o.bonusball_match, o.winnings_amount, COALESCE(o.claimed, false) AS claimed,
-       o.claimed_tx_hash, t.tx_hash, t.block_number, t.created_at,
-       t.xmin::text AS row_version, o.xmin::text AS outcome_row_version
+       o.claimed_tx_hash, t.tx_hash, t.block_number, t.created_at
   FROM "lottery".ticket_outcomes o JOIN "lottery".tickets t ON t.id = o.ticket_id
  WHERE o.wallet = $1 AND o.winnings_amount > 0 AND o.ticket_id < $2
  ORDER BY o.ticket_id DESC LIMIT $3;
@@ -153,8 +148,7 @@ SELECT t.id, t.wallet, COALESCE(t.buyer, t.wallet) AS buyer, t.round_id, t.user_
 -- ReadModelQueries.walletRoundWins
 SELECT t.id, t.wallet, COALESCE(t.buyer, t.wallet) AS buyer, t.round_id, t.user_ticket_id, t.normals,
        t.bonusball, o.matched_normals, o.bonusball_match, o.winnings_amount, COALESCE(o.claimed, false) AS claimed,
-       o.claimed_tx_hash, t.tx_hash, t.block_number, t.created_at,
-       t.xmin::text AS row_version, o.xmin::text AS outcome_row_version
+       o.claimed_tx_hash, t.tx_hash, t.block_number, t.created_at
   FROM "lottery".ticket_outcomes o JOIN "lottery".tickets t ON t.id = o.ticket_id
  WHERE o.wallet = $1 AND o.round_id = $2 AND o.winnings_amount > 0 AND o.ticket_id < $3
  ORDER BY o.ticket_id DESC LIMIT $4;

@@ -56,9 +56,6 @@ export interface TicketRow {
   tx_hash: string;
   block_number: Int8;
   created_at: Date;
-  /** xmin of the ticket's row and of its outcome's (null until drawn): see shared-records.ts. */
-  row_version: string;
-  outcome_row_version: string | null;
 }
 
 export interface WalletStatsRow {

@@ -19,7 +19,7 @@ const roundColumns = `r.id, r.locked_block, r.settled_block, r.prize_pool, r.tic
        r.xmin::text AS row_version, prev.xmin::text AS previous_row_version`;
 
 // The row versions (xmin: the transaction that wrote each row) let readers reuse what they derived
-// from a round or a ticket until one of its rows changes (shared-records.ts).
+// from a round until one of its two rows changes (shared-records.ts).
 // started_at is the previous round's settled_at: derived on read, so a reorg of one settlement
 // never leaves a stale copy in the next round.
 const fromRounds = (s: string) => `${s}.rounds r LEFT JOIN ${s}.rounds prev ON prev.id = r.id - 1`;
@@ -27,8 +27,7 @@ const fromRounds = (s: string) => `${s}.rounds r LEFT JOIN ${s}.rounds prev ON p
 // The buyer is null only until the purchase's TicketOrderProcessed lands in the next batch.
 const ticketColumns = `t.id, t.wallet, COALESCE(t.buyer, t.wallet) AS buyer, t.round_id, t.user_ticket_id, t.normals,
        t.bonusball, o.matched_normals, o.bonusball_match, o.winnings_amount, COALESCE(o.claimed, false) AS claimed,
-       o.claimed_tx_hash, t.tx_hash, t.block_number, t.created_at,
-       t.xmin::text AS row_version, o.xmin::text AS outcome_row_version`;
+       o.claimed_tx_hash, t.tx_hash, t.block_number, t.created_at`;
 
 // Outcomes exist once the ticket's drawing is drawn.
 const fromTickets = (s: string) => `${s}.tickets t LEFT JOIN ${s}.ticket_outcomes o ON o.ticket_id = t.id`;

@@ -1,11 +1,11 @@
-/** All the rounds of a schema, or the tickets of 200 pages: a bound that keeps memory flat (~10 MB). */
+/** Rounds are few (one a day): the bound only keeps a long-lived process's memory flat. */
 const DEFAULT_LIMIT = 10_000;
 /** Far less time than 2^32 transactions take on any Postgres: an xmin cannot come round again within it. */
 const DEFAULT_MAX_AGE_MS = 3_600_000;
 
 /**
  * One record per version of a row, shared by every read that meets that version, so what a reader derives
- * from a record (the Data API's JSON of a round or a ticket) it can keep with the record, and derive once
+ * from a record (the Data API's JSON of a round: twelve prize tiers, fifteen amounts) it can keep with the record, and derive once
  * per change of the row instead of once per request.
  *
  * A version is made of row versions the query reads: xmin, the id of the transaction that wrote the row.
