@@ -1,6 +1,6 @@
 import { getAbiItem, toFunctionSelector, type Address } from 'viem';
 import { jackpotAbi, type SeededRandom } from '@lottery/contracts';
-import { eventually, headOf, rpcCall } from '@lottery/pipeline-testing';
+import { blockByNumber, eventually, headOf, rpcCall } from '@lottery/pipeline-testing';
 import { planReorg, type ReplacedTx } from './reorg-plan';
 
 export interface InjectedReorg {
@@ -74,7 +74,7 @@ async function miningSettled(rpcUrl: string): Promise<void> {
     async () => {
       await new Promise((resolve) => setTimeout(resolve, MINING_SETTLED_MS));
       const now = await headOf(rpcUrl);
-      const still = now === head && (await blockAt(rpcUrl, now)) !== null;
+      const still = now === head && (await blockByNumber(rpcUrl, now)) !== null;
       head = now;
       return still;
     },
@@ -99,7 +99,7 @@ export async function replaceLastBlocks(
   const blocks: RpcBlock[] = [];
   for (let n = fromBlock; n <= head; n++) {
     // mining has settled (withMiningPaused): a block missing under the head is the node's fault
-    const block = (await rpcCall(rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])) as RpcBlock | null;
+    const block = await blockByNumber<RpcBlock>(rpcUrl, n, true);
     if (!block) throw new Error(`anvil does not serve block ${n} under its head ${head}`);
     blocks.push(block);
   }
@@ -156,7 +156,7 @@ export async function replaceLastBlocks(
 async function assertLinkedChain(rpcUrl: string, from: number, head: number): Promise<void> {
   let parent: ChainLink | null = null;
   for (let n = from; n <= head; n++) {
-    const block = await blockAt(rpcUrl, n);
+    const block = await blockByNumber<ChainLink>(rpcUrl, n);
     if (!block) throw new Error(`anvil broke its chain in anvil_reorg: it no longer serves block ${n} (head ${head})`);
     if (parent && block.parentHash !== parent.hash)
       throw new Error(`anvil broke its chain in anvil_reorg: block ${n}'s parent is not block ${n - 1} it serves`);
@@ -169,10 +169,6 @@ async function assertLinkedChain(rpcUrl: string, from: number, head: number): Pr
 interface ChainLink {
   hash: string;
   parentHash: string;
-}
-
-async function blockAt(rpcUrl: string, n: number): Promise<ChainLink | null> {
-  return (await rpcCall(rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false])) as ChainLink | null;
 }
 
 /** The transaction as a request anvil signs again (it impersonates the simulator's wallets). */

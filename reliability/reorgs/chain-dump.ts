@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { headOf, rpcCall } from '@lottery/pipeline-testing';
+import { blockByNumber, headOf } from '@lottery/pipeline-testing';
 
 interface DumpedBlock {
   number: string;
@@ -19,7 +19,7 @@ export async function dumpChain(rpcUrl: string, fromBlock: number, dir: string):
   const head = await headOf(rpcUrl);
   const lines: string[] = [];
   for (let n = fromBlock; n <= head; n++) {
-    const block = (await rpcCall(rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false])) as DumpedBlock | null;
+    const block = await blockByNumber<DumpedBlock>(rpcUrl, n);
     // anvil may not serve a block under its head (for a moment, or for good after some anvil_reorg): a gap
     const line = block
       ? { number: n, hash: block.hash, parentHash: block.parentHash, transactions: block.transactions }

@@ -3,7 +3,15 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LotteryDeployment } from '@lottery/contracts';
 import { createEventLog, type EventLog } from '@lottery/event-log';
-import { eventually, exited, headOf, readWholeLog, rpcCall, spawnApp, webSocketUrlOf } from '@lottery/pipeline-testing';
+import {
+  blockByNumber,
+  eventually,
+  exited,
+  headOf,
+  readWholeLog,
+  spawnApp,
+  webSocketUrlOf,
+} from '@lottery/pipeline-testing';
 import { appEnvironments } from '../chaos/app-environments';
 import { POLL_MS, storedPosition } from '../chaos/pipeline-progress';
 
@@ -83,12 +91,7 @@ export class LivePipeline {
    */
   async caughtUp(timeoutMs: number): Promise<void> {
     const head = await headOf(this.options.rpcUrl);
-    const { hash } = (await rpcCall(this.options.rpcUrl, 'eth_getBlockByNumber', [
-      `0x${head.toString(16)}`,
-      false,
-    ])) as {
-      hash: string;
-    };
+    const { hash } = (await blockByNumber<{ hash: string }>(this.options.rpcUrl, head)) as { hash: string };
     await eventually(
       async () => {
         this.assertRunning();

@@ -18,3 +18,8 @@ export function webSocketUrlOf(rpcUrl: string): string {
 export async function headOf(rpcUrl: string): Promise<number> {
   return Number(await rpcCall(rpcUrl, 'eth_blockNumber'));
 }
+
+/** eth_getBlockByNumber as the node answers it (`B`: the fields the caller reads), null where it serves none. */
+export async function blockByNumber<B>(rpcUrl: string, n: number, fullTransactions = false): Promise<B | null> {
+  return (await rpcCall(rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, fullTransactions])) as B | null;
+}

@@ -11,11 +11,11 @@ import { createEventLog, type EventLog, type LoggedEvent } from '@lottery/event-
 import { createReadModelDataSource, migrateReadModels } from '@lottery/persistence';
 import { Projection, type BatchResult } from '@lottery/projection';
 import {
+  blockByNumber,
   followToHead as followLotteryToHead,
   indexerChainEnv,
   logCaughtUp,
   lotteryFollower,
-  rpcCall,
   spawnApp,
 } from '@lottery/pipeline-testing';
 import { createTestDatabase, startAnvil, type AnvilInstance, type TestDatabase } from '@lottery/testing';
@@ -149,6 +149,6 @@ export function spawnIndexer(env: NodeJS.ProcessEnv): ChildProcess {
 }
 
 export async function blockHashOf(rpcUrl: string, n: number): Promise<string> {
-  const block = (await rpcCall(rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false])) as { hash: string };
+  const block = (await blockByNumber<{ hash: string }>(rpcUrl, n)) as { hash: string };
   return block.hash.toLowerCase();
 }

@@ -5,8 +5,8 @@ const DEFAULT_MAX_AGE_MS = 3_600_000;
 
 /**
  * One record per version of a row, shared by every read that meets that version, so what a reader derives
- * from a record (the Data API's JSON of a round: twelve prize tiers, fifteen amounts) it can keep with the record, and derive once
- * per change of the row instead of once per request.
+ * from a record (the Data API's JSON of a round: twelve prize tiers, fifteen amounts) it can keep with the
+ * record, and derive once per change of the row instead of once per request.
  *
  * A version is made of row versions the query reads: xmin, the id of the transaction that wrote the row.
  * Every UPDATE writes a new row version stamped with its transaction, and a transaction's intermediate
