@@ -53,8 +53,8 @@ describe('DataApiService', () => {
     expect(readModels.roundWins).toHaveBeenCalledWith(1n, { limit: 2, after: { amount: 500n, id: 9n } });
     expect(result).toBeInstanceOf(Cacheable);
     expect(result.cacheControl).toMatch(/max-age/);
-    expect(result.body.next_cursor).toBe(encodeCursor([300n, 5n]));
-    expect(result.body.data[0]).toMatchObject({ id: '5', amount: { amount: '300', decimals: 6 } });
+    expect(parsed(result.body).next_cursor).toBe(encodeCursor([300n, 5n]));
+    expect(parsed(result.body).data[0]).toMatchObject({ id: '5', amount: { amount: '300', decimals: 6 } });
   });
 
   it('does not mark an active round cacheable', async () => {

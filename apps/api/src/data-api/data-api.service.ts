@@ -3,15 +3,13 @@ import type { Hex } from '@lottery/domain';
 import type { ReadModelQueries, RoundRecord, TicketPageQuery, TicketRecord } from '@lottery/persistence';
 import { ApiError } from '../http/api-error';
 import { SerializedJson } from '../http/serialized-json';
-import type { ListEnvelope } from './dto/list.dto';
-import type { TicketDto, WinDto } from './dto/ticket.dto';
 import type { WalletStatsDto } from './dto/wallet-stats.dto';
 import { Cacheable, SETTLED_ROUND_CACHE, SETTLED_ROUND_TICKETS_CACHE } from './http-cache/cacheable';
 import { paginate, serializedPage } from './pagination';
 import type { PageRequest } from './params/page-query.pipe';
 import { STORED_ID_MAX } from './params/storage-bounds';
 import { READ_MODEL_QUERIES } from './read-models.token';
-import { formatTicket, formatWalletStats, formatWin, roundJson } from './record-formatters';
+import { formatWalletStats, roundJson, ticketJson, winJson } from './record-formatters';
 
 /** Cursor keys: rounds and tickets page by id, round wins by (amount, id). */
 const byId = (row: { id: bigint }): bigint[] => [row.id];
@@ -27,7 +25,7 @@ export class DataApiService {
   constructor(@Inject(READ_MODEL_QUERIES) private readonly readModels: ReadModelQueries) {}
 
   // Rounds leave as JSON text kept per round record (roundJson): a page of rounds is mostly prize tiers
-  // and amounts that no longer change.
+  // and amounts that no longer change. Tickets and wins are written as JSON text row by row.
 
   async activeRound(): Promise<SerializedJson> {
     const round = await this.readModels.activeRound();
@@ -49,21 +47,21 @@ export class DataApiService {
   // The round's own row (404 when missing, cache headers when settled) and the page are independent
   // statements: asked together, the request waits for one round trip instead of two.
 
-  async roundTickets(id: bigint, page: PageRequest): Promise<Cacheable<ListEnvelope<TicketDto>>> {
+  async roundTickets(id: bigint, page: PageRequest): Promise<Cacheable<SerializedJson>> {
     const [round, list] = await Promise.all([
       this.existingRound(id),
-      paginate(page, (limit) => this.readModels.roundTickets(id, ticketPage(page, limit)), byId, formatTicket),
+      paginate(page, (limit) => this.readModels.roundTickets(id, ticketPage(page, limit)), byId, ticketJson),
     ]);
-    return new Cacheable(list, settled(round, SETTLED_ROUND_TICKETS_CACHE));
+    return new Cacheable(serializedPage(list), settled(round, SETTLED_ROUND_TICKETS_CACHE));
   }
 
-  async roundWins(id: bigint, page: PageRequest): Promise<Cacheable<ListEnvelope<WinDto>>> {
+  async roundWins(id: bigint, page: PageRequest): Promise<Cacheable<SerializedJson>> {
     const after = page.after ? { amount: page.after[0], id: page.after[1] } : null;
     const [round, list] = await Promise.all([
       this.existingRound(id),
-      paginate(page, (limit) => this.readModels.roundWins(id, { limit, after }), byAmountThenId, formatWin),
+      paginate(page, (limit) => this.readModels.roundWins(id, { limit, after }), byAmountThenId, winJson),
     ]);
-    return new Cacheable(list, settled(round, SETTLED_ROUND_TICKETS_CACHE));
+    return new Cacheable(serializedPage(list), settled(round, SETTLED_ROUND_TICKETS_CACHE));
   }
 
   async walletStats(address: Hex): Promise<WalletStatsDto> {
@@ -71,25 +69,25 @@ export class DataApiService {
     return formatWalletStats(await this.readModels.walletStats(address));
   }
 
-  async walletTickets(address: Hex, roundId: bigint | null, page: PageRequest): Promise<ListEnvelope<TicketDto>> {
+  async walletTickets(address: Hex, roundId: bigint | null, page: PageRequest): Promise<SerializedJson> {
     const [, list] = await Promise.all([
       roundId === null ? null : this.existingRound(roundId),
       paginate(
         page,
         (limit) => this.readModels.walletTickets(address, roundId, ticketPage(page, limit)),
         byId,
-        formatTicket,
+        ticketJson,
       ),
     ]);
-    return list;
+    return serializedPage(list);
   }
 
-  async walletWins(address: Hex, roundId: bigint | null, page: PageRequest): Promise<ListEnvelope<WinDto>> {
+  async walletWins(address: Hex, roundId: bigint | null, page: PageRequest): Promise<SerializedJson> {
     const [, list] = await Promise.all([
       roundId === null ? null : this.existingRound(roundId),
-      paginate(page, (limit) => this.readModels.walletWins(address, roundId, ticketPage(page, limit)), byId, formatWin),
+      paginate(page, (limit) => this.readModels.walletWins(address, roundId, ticketPage(page, limit)), byId, winJson),
     ]);
-    return list;
+    return serializedPage(list);
   }
 
   /** Round-scoped endpoints answer 404 for a round that does not exist, rather than an empty list. */

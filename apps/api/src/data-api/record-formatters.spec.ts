@@ -1,6 +1,9 @@
-import { TIMESTAMP_PATTERN } from '@lottery/domain';
+import { type Hex, TIMESTAMP_PATTERN } from '@lottery/domain';
+import type { TicketRecord } from '@lottery/persistence';
+import fc from 'fast-check';
+import { getAddress } from 'viem';
 import { round as roundRecord, zeroWalletStats } from '../../test/support/lottery-fixtures';
-import { formatRound, formatTicket, formatWalletStats, roundJson } from './record-formatters';
+import { formatRound, formatWalletStats, roundJson, ticketJson, winJson } from './record-formatters';
 
 describe('record formatters', () => {
   it("keep a round's JSON with its record: built once, the same text as formatRound's", () => {
@@ -51,33 +54,112 @@ describe('record formatters', () => {
     });
   });
 
-  it('checksum ticket addresses and keep tx hashes as given', () => {
-    const ticket = formatTicket({
-      id: 1n,
-      wallet: '0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359',
-      buyer: '0xdbf03b407c01e7cd3cbea99509d93f8dddc8c6fb',
-      roundId: 1n,
-      userTicketId: '77',
-      normals: [5, 4, 3, 2, 1],
-      bonusball: 9,
-      matchedNormals: null,
-      bonusballMatch: null,
-      winningsAmount: null,
-      claimed: false,
-      claimedTxHash: null,
-      txHash: `0x${'ab'.repeat(32)}`,
-      blockNumber: 99,
-      createdAt: new Date(1_700_000_000_000),
+  const drawnTicket: TicketRecord = {
+    id: 1n,
+    wallet: '0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359',
+    buyer: '0xdbf03b407c01e7cd3cbea99509d93f8dddc8c6fb',
+    roundId: 3n,
+    userTicketId: '77',
+    normals: [5, 4, 3, 2, 1],
+    bonusball: 9,
+    matchedNormals: 2,
+    bonusballMatch: true,
+    winningsAmount: 2n ** 90n,
+    claimed: true,
+    claimedTxHash: `0x${'cd'.repeat(32)}`,
+    txHash: `0x${'ab'.repeat(32)}`,
+    blockNumber: 99,
+    createdAt: new Date(1_700_000_000_005),
+  };
+  const shared = {
+    id: '1',
+    wallet: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+    buyer: '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB',
+    round_id: '3',
+    user_ticket_id: '77',
+    normals: [5, 4, 3, 2, 1],
+    bonusball: 9,
+    claimed: true,
+    claimed_tx_hash: `0x${'cd'.repeat(32)}`,
+    tx_hash: `0x${'ab'.repeat(32)}`,
+    block_number: 99,
+    created_at: '2023-11-14T22:13:20.005Z',
+  };
+
+  it("write a ticket's JSON in the Ticket schema's field order, addresses checksummed", () => {
+    // JSON.stringify of the expected object: the same bytes, so the same field order, and nothing else
+    expect(ticketJson(drawnTicket)).toBe(
+      JSON.stringify({
+        ...shared,
+        matched_normals: 2,
+        bonusball_match: true,
+        winnings_amount: { amount: (2n ** 90n).toString(), decimals: 6 },
+      }),
+    );
+    const undrawn = { ...drawnTicket, matchedNormals: null, bonusballMatch: null, winningsAmount: null };
+    expect(ticketJson({ ...undrawn, claimed: false, claimedTxHash: null })).toBe(
+      JSON.stringify({
+        ...shared,
+        claimed: false,
+        claimed_tx_hash: null,
+        matched_normals: null,
+        bonusball_match: null,
+        winnings_amount: null,
+      }),
+    );
+  });
+
+  it("write a win's JSON with the amount, and refuse a ticket without a draw outcome", () => {
+    expect(winJson(drawnTicket)).toBe(
+      JSON.stringify({
+        ...shared,
+        matched_normals: 2,
+        bonusball_match: true,
+        amount: { amount: (2n ** 90n).toString(), decimals: 6 },
+      }),
+    );
+    expect(() => winJson({ ...drawnTicket, winningsAmount: null })).toThrow(/ticket 1 as a win without a draw outcome/);
+  });
+
+  it('write valid, compact JSON for any ticket the read models can hold', () => {
+    const hexDigit = fc.constantFrom(...'0123456789abcdef');
+    const hex = (length: number) =>
+      fc.array(hexDigit, { minLength: length, maxLength: length }).map((digits) => `0x${digits.join('')}` as Hex);
+    const tickets = fc.record<TicketRecord>({
+      id: fc.bigInt(1n, 2n ** 63n - 1n),
+      wallet: hex(40),
+      buyer: hex(40),
+      roundId: fc.bigInt(1n, 2n ** 63n - 1n),
+      userTicketId: fc.bigInt(0n, 2n ** 256n - 1n).map(String),
+      normals: fc.array(fc.integer({ min: 1, max: 255 }), { minLength: 5, maxLength: 5 }),
+      bonusball: fc.integer({ min: 1, max: 255 }),
+      matchedNormals: fc.option(fc.integer({ min: 0, max: 5 })),
+      bonusballMatch: fc.option(fc.boolean()),
+      winningsAmount: fc.option(fc.bigInt(0n, 2n ** 256n - 1n)),
+      claimed: fc.boolean(),
+      claimedTxHash: fc.option(hex(64)),
+      txHash: hex(64),
+      blockNumber: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+      createdAt: fc.date({ min: new Date(0), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }),
     });
-    expect(ticket.wallet).toBe('0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359');
-    expect(ticket.buyer).toBe('0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB');
-    expect(ticket.created_at).toMatch(TIMESTAMP_PATTERN);
-    expect(ticket).toMatchObject({
-      matched_normals: null,
-      bonusball_match: null,
-      winnings_amount: null,
-      normals: [5, 4, 3, 2, 1],
-    });
+    fc.assert(
+      fc.property(tickets, (ticket) => {
+        const json = ticketJson(ticket);
+        const value = JSON.parse(json);
+        expect(JSON.stringify(value)).toBe(json);
+        expect(value).toMatchObject({
+          id: ticket.id.toString(),
+          wallet: getAddress(ticket.wallet),
+          round_id: ticket.roundId.toString(),
+          user_ticket_id: ticket.userTicketId,
+          created_at: ticket.createdAt.toISOString(),
+          winnings_amount:
+            ticket.winningsAmount === null ? null : { amount: ticket.winningsAmount.toString(), decimals: 6 },
+        });
+        expect(value.created_at).toMatch(TIMESTAMP_PATTERN);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('render unknown wallets with zeros and null timestamps', () => {
