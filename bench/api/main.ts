@@ -10,8 +10,10 @@
  *     [--max-generate-seconds 900] [--redis URL | --no-redis] [--keep] [--out DIR] [--no-write]
  *     [--paced-share 0.5] [--cpu-prof DIR] [--endpoints ROUTE[,ROUTE…]] [--rewrite-markdown]
  *
- * --cpu-prof writes a V8 CPU profile of the API process (all endpoints, warm-up included) into DIR;
- * --endpoints measures only the routes named (e.g. `/v1/rounds`), to profile one alone (with --no-write);
+ * --cpu-prof writes a V8 CPU profile of the API process (all endpoints, warm-up included) into DIR, and
+ * one of the raw server into DIR/raw;
+ * --endpoints measures only the routes named (e.g. `/v1/rounds`), to profile one alone (with --no-write),
+ * and may name the probes `/v1/rounds/{id}` and `/health/live`, which only it measures (see PROBES);
  * --rewrite-markdown only renders the API block of RESULTS.md again from api-results.json.
  *
  * Needs Postgres (DATABASE_URL's server, default postgres://postgres@127.0.0.1:5432/postgres): a
@@ -57,11 +59,20 @@ const POOL_SIZE = 10;
  * costs a client.
  */
 const DEFAULT_PACED_SHARE = 0.5;
-/** The routes measured, in order (what --endpoints picks from). */
+/** The routes measured, in order (what --endpoints picks from; the table and RESULTS.md hold these). */
 const ROUTES = {
   rounds: '/v1/rounds',
   roundTickets: '/v1/rounds/{id}/tickets',
   walletTickets: '/v1/wallets/{address}/tickets',
+} as const;
+/**
+ * Routes measured only when --endpoints names them: they split what a request costs the API apart from
+ * its rows. `/health/live` is the framework alone; `/v1/rounds/{id}` adds the API key, the rate limit,
+ * one round (kept as JSON) and its ETag, a per-request cost with next to nothing per row.
+ */
+const PROBES = {
+  round: '/v1/rounds/{id}',
+  health: '/health/live',
 } as const;
 
 interface Options extends LoadOptions {
@@ -167,7 +178,7 @@ function parseOptions(argv: readonly string[]): Options {
       }
       case '--endpoints': {
         o.endpoints = flag.value().split(',');
-        const known: string[] = Object.values(ROUTES);
+        const known: string[] = [...Object.values(ROUTES), ...Object.values(PROBES)];
         const unknown = o.endpoints.filter((route) => !known.includes(route));
         if (unknown.length > 0)
           throw new Error(`--endpoints: no route ${unknown.join(', ')} (routes: ${known.join(', ')})`);
@@ -239,6 +250,19 @@ async function checkSameRows(api: Server, raw: Server, endpoint: Endpoint, heade
     throw new Error(`${path}: the API and the raw server returned different rows:\n${ids(a.body)}\n${ids(r.body)}`);
   }
   return a.body.data?.length ?? 0;
+}
+
+/** A probe route must answer 200 from both servers (and the same round, where it is one). */
+async function checkBothAnswer(api: Server, raw: Server, endpoint: Endpoint, headers: Record<string, string>) {
+  const path = endpoint.paths[0];
+  const get = async (url: string, h: Record<string, string>) => {
+    const res = await fetch(url, { headers: h });
+    return { status: res.status, body: (await res.json()) as { id?: unknown } };
+  };
+  const [a, r] = await Promise.all([get(api.baseUrl + path, headers), get(raw.baseUrl + path, {})]);
+  if (a.status !== 200 || r.status !== 200 || String(a.body.id) !== String(r.body.id)) {
+    throw new Error(`${path}: API answered ${a.status} ${JSON.stringify(a.body).slice(0, 200)}, raw ${r.status}`);
+  }
 }
 
 const median = (runs: Measurement[]): Measurement =>
@@ -319,6 +343,8 @@ async function measureSize(
     { NODE_ENV: 'production', DATABASE_URL: url, PORT: String(rawPort), READ_SCHEMA, POOL_SIZE: String(POOL_SIZE) },
     rawPort,
     '/v1/rounds',
+    {},
+    options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(options.cpuProfileDir, 'raw')}`] : [],
   );
   servers.push(raw);
 
@@ -335,9 +361,17 @@ async function measureSize(
       paths: dataset.wallets.map((address) => `/v1/wallets/${address}/tickets`),
     },
   ].filter((e) => options.endpoints === null || options.endpoints.includes(e.route));
+  const probes: Endpoint[] = [
+    { name: 'round', route: PROBES.round, paths: dataset.settledRoundIds.map((id) => `/v1/rounds/${id}`) },
+    { name: 'health', route: PROBES.health, paths: ['/health/live'] },
+  ].filter((e) => options.endpoints?.includes(e.route));
   for (const e of endpoints) {
     const rows = await checkSameRows(api, raw, e, headers);
     log(`${e.route}: same ${rows} rows from both servers on ${e.paths[0]}`);
+  }
+  for (const e of probes) {
+    await checkBothAnswer(api, raw, e, headers);
+    endpoints.push(e);
   }
 
   // warm-up: JIT, connection pools and Postgres's cache, for every endpoint on both servers

@@ -46,6 +46,13 @@ async function main(): Promise<void> {
     page((await pool.query(sql.walletTickets, [request.params.address.toLowerCase(), FIRST, LIMIT + 1])).rows),
   );
 
+  // the probes of --endpoints: one round by id (the API answers 404 for an unknown one), and liveness
+  app.get<{ Params: { id: string } }>('/v1/rounds/:id', async (request, reply) => {
+    const { rows } = await pool.query(sql.roundById, [request.params.id]);
+    return rows.length === 0 ? reply.code(404).send({ error: 'not_found' }) : rows[0];
+  });
+  app.get('/health/live', async () => ({ status: 'ok' }));
+
   await app.listen({ port: Number(process.env['PORT'] || 0), host: '127.0.0.1' });
   console.log(`raw server listening on ${JSON.stringify(app.server.address())}`);
 
