@@ -233,35 +233,38 @@ interface Endpoint {
   paths: string[];
 }
 
-/** A few ids of the first page must be the same from both servers: they run the same statements. */
-async function checkSameRows(api: Server, raw: Server, endpoint: Endpoint, headers: Record<string, string>) {
+/** The endpoint's first path from both servers, which must both answer 200. */
+async function bothAnswers<B>(api: Server, raw: Server, endpoint: Endpoint, headers: Record<string, string>) {
   const path = endpoint.paths[0];
-  type Page = { data?: { id: unknown }[] };
   const get = async (url: string, h: Record<string, string>) => {
     const res = await fetch(url, { headers: h });
-    return { status: res.status, body: (await res.json()) as Page };
+    return { status: res.status, body: (await res.json()) as B };
   };
   const [a, r] = await Promise.all([get(api.baseUrl + path, headers), get(raw.baseUrl + path, {})]);
   if (a.status !== 200 || r.status !== 200) {
     throw new Error(`${path}: API answered ${a.status}, raw ${r.status}: ${JSON.stringify(a.body).slice(0, 500)}`);
   }
-  const ids = (body: Page) => (body.data ?? []).map((row) => String(row.id)).join(',');
-  if (ids(a.body) !== ids(r.body) || ids(a.body) === '') {
-    throw new Error(`${path}: the API and the raw server returned different rows:\n${ids(a.body)}\n${ids(r.body)}`);
-  }
-  return a.body.data?.length ?? 0;
+  return { api: a.body, raw: r.body };
 }
 
-/** A probe route must answer 200 from both servers (and the same round, where it is one). */
-async function checkBothAnswer(api: Server, raw: Server, endpoint: Endpoint, headers: Record<string, string>) {
-  const path = endpoint.paths[0];
-  const get = async (url: string, h: Record<string, string>) => {
-    const res = await fetch(url, { headers: h });
-    return { status: res.status, body: (await res.json()) as { id?: unknown } };
-  };
-  const [a, r] = await Promise.all([get(api.baseUrl + path, headers), get(raw.baseUrl + path, {})]);
-  if (a.status !== 200 || r.status !== 200 || String(a.body.id) !== String(r.body.id)) {
-    throw new Error(`${path}: API answered ${a.status} ${JSON.stringify(a.body).slice(0, 200)}, raw ${r.status}`);
+/** A few ids of the first page must be the same from both servers: they run the same statements. */
+async function checkSameRows(api: Server, raw: Server, endpoint: Endpoint, headers: Record<string, string>) {
+  type Page = { data?: { id: unknown }[] };
+  const bodies = await bothAnswers<Page>(api, raw, endpoint, headers);
+  const ids = (body: Page) => (body.data ?? []).map((row) => String(row.id)).join(',');
+  if (ids(bodies.api) !== ids(bodies.raw) || ids(bodies.api) === '') {
+    throw new Error(
+      `${endpoint.paths[0]}: the API and the raw server returned different rows:\n${ids(bodies.api)}\n${ids(bodies.raw)}`,
+    );
+  }
+  return bodies.api.data?.length ?? 0;
+}
+
+/** A probe must answer from both servers, with the same round where it is one. */
+async function checkSameResource(api: Server, raw: Server, endpoint: Endpoint, headers: Record<string, string>) {
+  const bodies = await bothAnswers<{ id?: unknown }>(api, raw, endpoint, headers);
+  if (String(bodies.api.id) !== String(bodies.raw.id)) {
+    throw new Error(`${endpoint.paths[0]}: the API answered id ${bodies.api.id}, the raw server ${bodies.raw.id}`);
   }
 }
 
@@ -370,7 +373,7 @@ async function measureSize(
     log(`${e.route}: same ${rows} rows from both servers on ${e.paths[0]}`);
   }
   for (const e of probes) {
-    await checkBothAnswer(api, raw, e, headers);
+    await checkSameResource(api, raw, e, headers);
     endpoints.push(e);
   }
 
