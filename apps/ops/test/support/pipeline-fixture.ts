@@ -149,6 +149,7 @@ export function spawnIndexer(env: NodeJS.ProcessEnv): ChildProcess {
 }
 
 export async function blockHashOf(rpcUrl: string, n: number): Promise<string> {
-  const block = (await blockByNumber<{ hash: string }>(rpcUrl, n)) as { hash: string };
+  const block = await blockByNumber<{ hash: string }>(rpcUrl, n);
+  if (block === null) throw new Error(`the node serves no block ${n}`);
   return block.hash.toLowerCase();
 }
