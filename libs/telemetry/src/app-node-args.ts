@@ -10,7 +10,8 @@ const LARGER_YOUNG_GENERATION = ['--max-semi-space-size=64'];
  * small young generation's scavenges and are copied, then promoted, again and again. On the bench
  * pipeline's catch-up (203,922 events, bench/PROFILE.md, third round) the indexer's CPU went from
  * 19.0–21.6 s to 15.6–17.9 s and the catch-up from 26.0–29.5 s to 22.0–26.0 s. The API does not: in
- * bench/api it gained nothing measurable and idled at ~440 MB instead of ~200 MB.
+ * bench/api it gained nothing measurable and idled at ~440 MB instead of ~200 MB; its heap tuning is
+ * disableAllocationSitePretenuring, set at run time.
  * Containers get them as NODE_OPTIONS (docker/compose.yml, k8s/), which
  * apps/ops/test/deploy-manifests.spec.ts keeps equal to these.
  */

@@ -7,3 +7,4 @@ export * from './free-port';
 export * from './parent-watch';
 export * from './dependency-unavailable';
 export * from './app-node-args';
+export * from './request-heap-tuning';
