@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
-/** A strong validator of the exact bytes sent. */
+/** A strong validator of the exact bytes sent. One-shot `hash`: no Hash object per response. */
 export function entityTag(payload: string | Buffer): string {
-  return `"${createHash('sha256').update(payload).digest('base64url').slice(0, 32)}"`;
+  return `"${hash('sha256', payload, 'base64url').slice(0, 32)}"`;
 }
 
 /** RFC 9110 §13.1.2: `*`, or a list of tags compared weakly (a `W/` prefix does not matter). */
