@@ -268,8 +268,12 @@ async function checkSameResource(api: Server, raw: Server, endpoint: Endpoint, h
   }
 }
 
-const median = (runs: Measurement[]): Measurement =>
-  [...runs].sort((x, y) => x.rps - y.rps)[Math.floor((runs.length - 1) / 2)];
+/** The median run by `by` (the lower middle of an even count). */
+const median = (runs: Measurement[], by: (m: Measurement) => number): Measurement =>
+  [...runs].sort((x, y) => by(x) - by(y))[Math.floor((runs.length - 1) / 2)];
+
+/** Alternates which server goes first, so neither always runs on the warmer (or busier) machine. */
+const orderOf = (rep: number) => (rep % 2 === 0 ? (['raw', 'api'] as const) : (['api', 'raw'] as const));
 
 async function measureSize(
   tickets: number,
@@ -394,9 +398,7 @@ async function measureSize(
   for (const e of endpoints) {
     const runs: { raw: Measurement[]; api: Measurement[] } = { raw: [], api: [] };
     for (let rep = 0; rep < options.repeat; rep++) {
-      // alternate which server goes first, so neither always runs on the warmer (or busier) machine
-      const order = rep % 2 === 0 ? (['raw', 'api'] as const) : (['api', 'raw'] as const);
-      for (const which of order) {
+      for (const which of orderOf(rep)) {
         const m = await hammer(which === 'api' ? api : raw, e.paths, which === 'api' ? headers : {}, options);
         runs[which].push(m);
         log(
@@ -408,15 +410,21 @@ async function measureSize(
         );
       }
     }
-    const a = median(runs.api);
-    const r = median(runs.raw);
-    const paced = { rate: Math.max(1, Math.round(a.rps * options.pacedShare)) } as EndpointResult['paced'];
-    for (const which of ['raw', 'api'] as const) {
-      const server = which === 'api' ? api : raw;
-      const m = await pacedLoad(server, e.paths, which === 'api' ? headers : {}, paced.rate, options);
-      paced[which] = m;
-      log(`${e.route} ${which.padEnd(3)} paced to ${paced.rate} req/s: p50 ${m.p50} ms, p99 ${m.p99} ms`);
+    const a = median(runs.api, (m) => m.rps);
+    const r = median(runs.raw, (m) => m.rps);
+    // A paced p99 hangs on the few slowest requests of one run: one stall of the machine moves it, so it
+    // is repeated as often as the full-speed runs and judged on the median run.
+    const rate = Math.max(1, Math.round(a.rps * options.pacedShare));
+    const pacedRuns: EndpointResult['pacedRuns'] = { raw: [], api: [] };
+    for (let rep = 0; rep < options.repeat; rep++) {
+      for (const which of orderOf(rep)) {
+        const m = await pacedLoad(which === 'api' ? api : raw, e.paths, which === 'api' ? headers : {}, rate, options);
+        pacedRuns[which].push(m);
+        log(`${e.route} ${which.padEnd(3)} paced to ${rate} req/s: p50 ${m.p50} ms, p99 ${m.p99} ms`);
+      }
     }
+    const byP99 = (m: Measurement) => m.p99;
+    const paced = { rate, api: median(pacedRuns.api, byP99), raw: median(pacedRuns.raw, byP99) };
     const ratio = Math.round((a.rps / r.rps) * 1000) / 1000;
     results.push({
       name: e.name,
@@ -426,6 +434,7 @@ async function measureSize(
       raw: r,
       runs,
       paced,
+      pacedRuns,
       ratio,
       meetsRatio: ratio >= GOAL_RATIO,
       meetsP99: paced.api.p99 < GOAL_P99_MS,
