@@ -32,6 +32,7 @@ import { settle } from '../lib/settle';
 import { generateDataset, type Dataset } from './dataset';
 import { hammer, type LoadOptions, type Measurement, paced as pacedLoad } from './load';
 import {
+  byP99,
   type EndpointResult,
   GOAL_P99_MS,
   GOAL_RATIO,
@@ -272,8 +273,22 @@ async function checkSameResource(api: Server, raw: Server, endpoint: Endpoint, h
 const median = (runs: Measurement[], by: (m: Measurement) => number): Measurement =>
   [...runs].sort((x, y) => by(x) - by(y))[Math.floor((runs.length - 1) / 2)];
 
-/** Alternates which server goes first, so neither always runs on the warmer (or busier) machine. */
-const orderOf = (rep: number) => (rep % 2 === 0 ? (['raw', 'api'] as const) : (['api', 'raw'] as const));
+/**
+ * `repeat` runs of each server, alternating which goes first so neither always runs on the warmer (or
+ * busier) machine.
+ */
+async function alternating(
+  repeat: number,
+  run: (which: 'api' | 'raw') => Promise<Measurement>,
+): Promise<{ raw: Measurement[]; api: Measurement[] }> {
+  const runs: { raw: Measurement[]; api: Measurement[] } = { raw: [], api: [] };
+  for (let rep = 0; rep < repeat; rep++) {
+    for (const which of rep % 2 === 0 ? (['raw', 'api'] as const) : (['api', 'raw'] as const)) {
+      runs[which].push(await run(which));
+    }
+  }
+  return runs;
+}
 
 async function measureSize(
   tickets: number,
@@ -396,34 +411,27 @@ async function measureSize(
 
   const results: EndpointResult[] = [];
   for (const e of endpoints) {
-    const runs: { raw: Measurement[]; api: Measurement[] } = { raw: [], api: [] };
-    for (let rep = 0; rep < options.repeat; rep++) {
-      for (const which of orderOf(rep)) {
-        const m = await hammer(which === 'api' ? api : raw, e.paths, which === 'api' ? headers : {}, options);
-        runs[which].push(m);
-        log(
-          `${e.route} ${which.padEnd(3)}: ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, ` +
-            `${m.serverCpuUsPerRequest} µs CPU/req, RSS ${m.rssPeakMb} MB` +
-            (m.non2xx + m.errors + m.timeouts > 0
-              ? `, ${m.non2xx} non-2xx ${m.errors} errors ${m.timeouts} timeouts`
-              : ''),
-        );
-      }
-    }
+    const runs = await alternating(options.repeat, async (which) => {
+      const m = await hammer(which === 'api' ? api : raw, e.paths, which === 'api' ? headers : {}, options);
+      log(
+        `${e.route} ${which.padEnd(3)}: ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, ` +
+          `${m.serverCpuUsPerRequest} µs CPU/req, RSS ${m.rssPeakMb} MB` +
+          (m.non2xx + m.errors + m.timeouts > 0
+            ? `, ${m.non2xx} non-2xx ${m.errors} errors ${m.timeouts} timeouts`
+            : ''),
+      );
+      return m;
+    });
     const a = median(runs.api, (m) => m.rps);
     const r = median(runs.raw, (m) => m.rps);
     // A paced p99 hangs on the few slowest requests of one run: one stall of the machine moves it, so it
     // is repeated as often as the full-speed runs and judged on the median run.
     const rate = Math.max(1, Math.round(a.rps * options.pacedShare));
-    const pacedRuns: EndpointResult['pacedRuns'] = { raw: [], api: [] };
-    for (let rep = 0; rep < options.repeat; rep++) {
-      for (const which of orderOf(rep)) {
-        const m = await pacedLoad(which === 'api' ? api : raw, e.paths, which === 'api' ? headers : {}, rate, options);
-        pacedRuns[which].push(m);
-        log(`${e.route} ${which.padEnd(3)} paced to ${rate} req/s: p50 ${m.p50} ms, p99 ${m.p99} ms`);
-      }
-    }
-    const byP99 = (m: Measurement) => m.p99;
+    const pacedRuns = await alternating(options.repeat, async (which) => {
+      const m = await pacedLoad(which === 'api' ? api : raw, e.paths, which === 'api' ? headers : {}, rate, options);
+      log(`${e.route} ${which.padEnd(3)} paced to ${rate} req/s: p50 ${m.p50} ms, p99 ${m.p99} ms`);
+      return m;
+    });
     const paced = { rate, api: median(pacedRuns.api, byP99), raw: median(pacedRuns.raw, byP99) };
     const ratio = Math.round((a.rps / r.rps) * 1000) / 1000;
     results.push({
