@@ -1,5 +1,5 @@
-import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
+import { PacedClient } from './paced-client';
 import { processStats, RssPeak, type Server } from './servers';
 
 export interface LoadOptions {
@@ -103,7 +103,8 @@ const PACED_TIMEOUT_MS = 10_000;
  * `rate` requests per second at even intervals for `durationSeconds` (autocannon's own rate limit sends
  * each second's quota in a burst, which queues like a saturated run). A request's latency runs from the
  * moment it was due, not from when it went out, so a server that falls behind is charged for the wait
- * (no coordinated omission). Keep-alive connections, as many as are busy at once, up to `connections`.
+ * (no coordinated omission). Keep-alive connections, as many as are busy at once, up to `connections`,
+ * through PacedClient (node:http's client cost as much CPU as the raw server, taken from the servers).
  */
 export function paced(
   server: Server,
@@ -113,32 +114,17 @@ export function paced(
   options: LoadOptions,
 ): Promise<Measurement> {
   return measured(server, async () => {
-    const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
-    const { hostname, port } = new URL(server.baseUrl);
+    const http = new PacedClient(server.baseUrl, headers, options.connections, PACED_TIMEOUT_MS);
     const total = Math.round(rate * options.durationSeconds);
     const client: ClientSide = { rps: 0, latencies: [], non2xx: 0, errors: 0, timeouts: 0 };
-    const one = (path: string, due: number) =>
-      new Promise<void>((resolve) => {
-        const req = request({ agent, hostname, port, path, headers, timeout: PACED_TIMEOUT_MS }, (res) => {
-          res.resume();
-          res.once('end', () => {
-            client.latencies.push(performance.now() - due);
-            if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode > 299) client.non2xx++;
-            resolve();
-          });
-        });
-        let timedOut = false;
-        req.once('timeout', () => {
-          timedOut = true;
-          client.timeouts++;
-          req.destroy();
-        });
-        req.once('error', () => {
-          if (!timedOut) client.errors++;
-          resolve();
-        });
-        req.end();
-      });
+    const one = async (path: string, due: number) => {
+      const outcome = await http.get(path);
+      if ('status' in outcome) {
+        client.latencies.push(performance.now() - due);
+        if (outcome.status < 200 || outcome.status > 299) client.non2xx++;
+      } else if (outcome.error === 'timeout') client.timeouts++;
+      else client.errors++;
+    };
     // The bench's own heap (the data set's paths, earlier runs' samples) collected now, not in a major GC of
     // tens of ms between timed requests, which would count against whichever server is measured. Needs
     // node's --expose-gc (the npm scripts give it); without it the run goes on as before.
@@ -152,7 +138,7 @@ export function paced(
       inFlight.push(one(paths[i % paths.length], due));
     }
     await Promise.all(inFlight);
-    agent.destroy();
+    http.close();
     client.rps = client.latencies.length / ((performance.now() - start) / 1000);
     return client;
   });
