@@ -22,6 +22,11 @@ export interface Measurement {
   timeouts: number;
   /** The server process: CPU time per response (µs) and its RSS, peak during the run and at its end (MB). */
   serverCpuUsPerRequest: number;
+  /**
+   * The load generator's CPU time per response (µs): the bench process, on the same cores as the
+   * servers, so what it spends is taken from them.
+   */
+  clientCpuUsPerRequest: number;
   rssPeakMb: number;
   rssEndMb: number;
 }
@@ -45,7 +50,9 @@ interface ClientSide {
 async function measured(server: Server, run: () => Promise<ClientSide>): Promise<Measurement> {
   const rss = new RssPeak(server.child.pid);
   const cpuBefore = processStats(server.child.pid);
+  const clientCpu = process.cpuUsage();
   const client = await run();
+  const { user, system } = process.cpuUsage(clientCpu);
   const cpuAfter = processStats(server.child.pid);
   const rssPeakMb = rss.stop();
   const sorted = Float64Array.from(client.latencies).sort();
@@ -61,6 +68,7 @@ async function measured(server: Server, run: () => Promise<ClientSide>): Promise
     errors: client.errors,
     timeouts: client.timeouts,
     serverCpuUsPerRequest: round((cpuMs * 1000) / Math.max(1, sorted.length), 0),
+    clientCpuUsPerRequest: round((user + system) / Math.max(1, sorted.length), 0),
     rssPeakMb: round(rssPeakMb, 1),
     rssEndMb: round(processStats(server.child.pid)?.rssMb ?? NaN, 1),
   };

@@ -429,7 +429,10 @@ async function measureSize(
     const rate = Math.max(1, Math.round(a.rps * options.pacedShare));
     const pacedRuns = await alternating(options.repeat, async (which) => {
       const m = await pacedLoad(which === 'api' ? api : raw, e.paths, which === 'api' ? headers : {}, rate, options);
-      log(`${e.route} ${which.padEnd(3)} paced to ${rate} req/s: p50 ${m.p50} ms, p99 ${m.p99} ms`);
+      log(
+        `${e.route} ${which.padEnd(3)} paced to ${rate} req/s: p50 ${m.p50} ms, p99 ${m.p99} ms ` +
+          `(load generator ${m.clientCpuUsPerRequest} µs CPU/req)`,
+      );
       return m;
     });
     const paced = { rate, api: median(pacedRuns.api, byP99), raw: median(pacedRuns.raw, byP99) };

@@ -164,7 +164,8 @@ export function markdownBlock(r: Results): string {
       `The full-speed runs saturate two cores with both servers' clients, Postgres and Redis: their p99 is mostly the ` +
       `wait behind the other connections' requests (the raw server's is no better). Latency is therefore also measured ` +
       `with both servers paced to ${pct(o.pacedShare)} of the API's full-speed req/s on that endpoint (requests at even ` +
-      `intervals over ≤ ${o.connections} keep-alive connections for ${o.durationSeconds} s, each timed from when it was due), ` +
+      `intervals over ≤ ${o.connections} keep-alive connections for ${o.durationSeconds} s, each timed from when it was due, ` +
+      `sent by a minimal HTTP client, bench/api/paced-client.ts, whose CPU per request is in the figures' JSON), ` +
       `an operating point with headroom, repeated as often as the full-speed runs (median by p99 shown), and the p99 ` +
       `goal is judged there.`,
     '',
