@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { PacedClient } from './paced-client';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -51,6 +51,24 @@ describe('PacedClient', () => {
     expect(await client.get('/missing')).toEqual({ status: 404 });
     expect(s.sockets()).toBe(1);
     expect(seen).toEqual(['Bearer k', 'Bearer k']);
+  });
+
+  it('reads a response head split across reads (the read buffer is reused in between)', async () => {
+    const tcp = createTcpServer((socket) =>
+      socket.once('data', () => {
+        socket.write('HTTP/1.1 201 Created\r\nContent-Le');
+        setTimeout(() => socket.write('ngth: 5\r\n\r\nhel'), 20);
+        setTimeout(() => socket.write('lo'), 40);
+      }),
+    );
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    try {
+      client = new PacedClient(`http://127.0.0.1:${(tcp.address() as AddressInfo).port}`, {}, 1, 5_000);
+      expect(await client.get('/')).toEqual({ status: 201 });
+    } finally {
+      client?.close();
+      await new Promise((resolve) => tcp.close(resolve));
+    }
   });
 
   it('answers bodyless statuses without a Content-Length', async () => {
