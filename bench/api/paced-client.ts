@@ -46,7 +46,8 @@ class Connection {
     private readonly released: (connection: Connection) => void,
     private readonly lost: (connection: Connection) => void,
   ) {
-    const onread = { buffer: readBuffer, callback: (length: number) => this.read(readBuffer, length) };
+    // Returning false would pause the socket.
+    const onread = { buffer: readBuffer, callback: (length: number) => (this.read(readBuffer, length), true) };
     const socket = (this.socket = connect({ ...address, onread }));
     socket.setNoDelay(true);
     socket.on('error', () => undefined);
@@ -77,17 +78,9 @@ class Connection {
     this.socket.destroy();
   }
 
-  /** `length` bytes arrived at the start of `bytes`; false would pause the socket, so always true. */
-  private read(bytes: Buffer, length: number): true {
-    if (!this.current) {
-      this.abort({ error: 'protocol' });
-      return true;
-    }
-    this.take(bytes, length);
-    return true;
-  }
-
-  private take(bytes: Buffer, length: number): void {
+  /** `length` bytes arrived at the start of `bytes`. */
+  private read(bytes: Buffer, length: number): void {
+    if (!this.current) return this.abort({ error: 'protocol' });
     if (this.remaining < 0) {
       const chunk = bytes.subarray(0, length);
       const head = this.head ? Buffer.concat([this.head, chunk]) : chunk;
