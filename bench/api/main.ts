@@ -45,7 +45,7 @@ import {
   writeResultsMarkdown,
 } from './report';
 import { processStats, ROOT, startServer, type Server } from './servers';
-import { freePort } from '@lottery/telemetry';
+import { APP_NODE_FLAGS, freePort } from '@lottery/telemetry';
 import { parseFlags } from '@lottery/testing';
 
 const SERVER_URL = process.env['DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -366,7 +366,11 @@ async function measureSize(
     rawPort,
     '/v1/rounds',
     {},
-    options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(options.cpuProfileDir, 'raw')}`] : [],
+    // the API's V8 flags (its heap policy), so the two differ only in what they do per request
+    [
+      ...(APP_NODE_FLAGS['api'] ?? []),
+      ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(options.cpuProfileDir, 'raw')}`] : []),
+    ],
   );
   servers.push(raw);
 

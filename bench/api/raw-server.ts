@@ -8,7 +8,6 @@
  *   DATABASE_URL=… READ_SCHEMA=lottery PORT=… node -r ./tools/register.js bench/api/raw-server.ts
  */
 import { FIRST_PAGE_ID, readModelPoolConfig, readModelSql } from '@lottery/persistence';
-import { disableAllocationSitePretenuring } from '@lottery/telemetry';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
 
@@ -16,8 +15,6 @@ const LIMIT = 50;
 const FIRST = FIRST_PAGE_ID.toString();
 
 async function main(): Promise<void> {
-  // the API's heap policy (apps/api/src/main.ts), so the two differ only in what they do per request
-  disableAllocationSitePretenuring();
   const url = process.env['DATABASE_URL'];
   if (!url) throw new Error('DATABASE_URL is required');
   const sql = readModelSql(`"${process.env['READ_SCHEMA'] || 'lottery'}"`);

@@ -5,7 +5,7 @@ import {
   migrateAccounts,
   PostgresReadModelQueries,
 } from '@lottery/persistence';
-import { disableAllocationSitePretenuring, stopWhenParentExits } from '@lottery/telemetry';
+import { stopWhenParentExits } from '@lottery/telemetry';
 import { ConfigError, loadApiConfig } from './config/api-config';
 import { createApiApp } from './create-api-app';
 import { closeWithin } from './http/close-within';
@@ -26,7 +26,6 @@ const SHUTDOWN_GRACE_MS = 5000;
 const STARTUP_DATABASE_WAIT_MS = 5000;
 
 async function main(): Promise<void> {
-  disableAllocationSitePretenuring();
   const config = loadApiConfig(process.env);
   const logger = createAppLogger(config.logLevel);
 

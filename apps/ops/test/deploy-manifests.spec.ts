@@ -6,10 +6,11 @@
  * variables and routes against the same manifests in their test/deployment-config.spec.ts (apps never
  * import apps). Parses every manifest under k8s/ and docker/compose.yml; needs no cluster and no Docker.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
   APP_NAMES,
+  appOfEntry,
   type AppRunner,
   asArgv,
   DEPLOYABLE_ENTRIES,
@@ -24,6 +25,7 @@ import {
   resolvePort,
   selectorMatches,
   sourcesUnder,
+  splitAtEntry,
 } from '@lottery/testing';
 import { APP_NODE_FLAGS } from '@lottery/telemetry';
 
@@ -40,12 +42,18 @@ const SHARED_VALUES = [
   'KAFKA_TOPIC_PREFIX',
 ];
 
-/** Each app container gets its V8 flags (APP_NODE_FLAGS, as `npm start` gives them) in NODE_OPTIONS, and only those. */
+/**
+ * Each app container gets its V8 flags (APP_NODE_FLAGS, as `npm start` gives them) on node's command line
+ * before the entry point, and only those; never in NODE_OPTIONS, which refuses some of them.
+ */
 function nodeFlagProblems(runners: AppRunner[]): string[] {
   return runners.flatMap((r) => {
-    const expected = (APP_NODE_FLAGS[r.app] ?? []).join(' ') || undefined;
-    const actual = r.env.get('NODE_OPTIONS');
-    return actual === expected ? [] : [`${r.where}: NODE_OPTIONS is ${actual ?? 'unset'}, ${r.app} runs with ${expected ?? 'none'}`];
+    const expected = (APP_NODE_FLAGS[r.app] ?? []).join(' ') || 'none';
+    const actual = r.nodeArgs.join(' ') || 'none';
+    return [
+      ...(actual === expected ? [] : [`${r.where}: runs node with ${actual}, ${r.app}'s flags are ${expected}`]),
+      ...(r.env.has('NODE_OPTIONS') ? [`${r.where}: sets NODE_OPTIONS; the app's flags go on the command line`] : []),
+    ];
   });
 }
 
@@ -99,9 +107,14 @@ describe('Kubernetes manifests (k8s/)', () => {
     expect(sharedValueProblems(runners)).toEqual([]);
   });
 
-  it('runs the indexer and the projector with their V8 flags, the others with none', () => {
+  it('runs each app with its V8 flags on the command line, the other entry points with none', () => {
     expect(nodeFlagProblems(runners)).toEqual([]);
-    expect(runners.filter((r) => r.env.has('NODE_OPTIONS')).map((r) => r.app).sort()).toEqual(['indexer', 'projector']);
+    expect(
+      runners
+        .filter((r) => r.nodeArgs.length > 0)
+        .map((r) => r.app)
+        .sort(),
+    ).toEqual(['api', 'indexer', 'projector']);
   });
 
   it('points PIPELINE_READY_URLS, when set, at Services backed by an app container', () => {
@@ -181,9 +194,14 @@ describe('docker/compose.yml', () => {
     expect(sharedValueProblems(runners)).toEqual([]);
   });
 
-  it('runs the indexer and the projector with their V8 flags, the others with none', () => {
+  it('runs each app with its V8 flags on the command line, the other entry points with none', () => {
     expect(nodeFlagProblems(runners)).toEqual([]);
-    expect(runners.filter((r) => r.env.has('NODE_OPTIONS')).map((r) => r.app).sort()).toEqual(['indexer', 'projector']);
+    expect(
+      runners
+        .filter((r) => r.nodeArgs.length > 0)
+        .map((r) => r.app)
+        .sort(),
+    ).toEqual(['api', 'indexer', 'projector']);
   });
 
   it('points PIPELINE_READY_URLS at the indexer and projector services', () => {
@@ -234,5 +252,20 @@ describe('docker/compose.yml', () => {
         waits: 'service_healthy',
       });
     }
+  });
+});
+
+describe('docker/Dockerfile', () => {
+  it("starts each stage's default app with its V8 flags", () => {
+    const dockerfile = readFileSync(join(REPO_ROOT, 'docker', 'Dockerfile'), 'utf8');
+    const runners = dockerfile.split(/^FROM /m).flatMap((stage): AppRunner[] => {
+      const cmd = /^CMD (\[.*\])$/m.exec(stage);
+      if (!cmd) return [];
+      const { nodeArgs, entry } = splitAtEntry(JSON.parse(cmd[1]) as string[]);
+      const app = appOfEntry(entry);
+      return app ? [{ where: `docker/Dockerfile stage ${stage.split('\n')[0]}`, app, nodeArgs, env: new Map() }] : [];
+    });
+    expect(runners.map((r) => r.app)).toEqual(['ops', 'api']);
+    expect(nodeFlagProblems(runners)).toEqual([]);
   });
 });

@@ -9,15 +9,30 @@ const LARGER_YOUNG_GENERATION = ['--max-semi-space-size=64'];
  * default is 16 MB): each holds a few batches of thousands of decoded events at a time, which outlive a
  * small young generation's scavenges and are copied, then promoted, again and again. On the bench
  * pipeline's catch-up (203,922 events, bench/PROFILE.md, third round) the indexer's CPU went from
- * 19.0–21.6 s to 15.6–17.9 s and the catch-up from 26.0–29.5 s to 22.0–26.0 s. The API does not: in
- * bench/api it gained nothing measurable and idled at ~440 MB instead of ~200 MB; its heap tuning is
- * disableAllocationSitePretenuring, set at run time.
- * Containers get them as NODE_OPTIONS (docker/compose.yml, k8s/), which
- * apps/ops/test/deploy-manifests.spec.ts keeps equal to these.
+ * 19.0–21.6 s to 15.6–17.9 s and the catch-up from 26.0–29.5 s to 22.0–26.0 s.
+ *
+ * The API, which serves many small concurrent requests, gets two:
+ * - `--single-threaded-gc`: it collects garbage on its main thread only. Its scavenges are short (~1.5 ms)
+ *   but, run in parallel, each waits for every helper thread it handed work to, and on a busy machine a
+ *   helper waits 16–22 ms for a core while the request queue stands still. With the flag, bench/api's
+ *   paced p99 went from 24–48 ms to 6–10 ms at the same full-speed req/s (bench/PROFILE.md, eleventh and
+ *   twelfth rounds).
+ * - `--no-allocation-site-pretenuring`: under load a scavenge finds the rows of the queries in flight
+ *   alive, and V8 concludes that objects made where pg builds a row live long; from then on it allocates
+ *   rows in the old generation, where each keeps its young strings, arrays and Dates alive until the next
+ *   full collection. On `/v1/rounds/{id}/tickets` that was ~1.3 MB promoted per scavenge and 5–8 ms
+ *   pauses; without pretenuring 0.19 MB and ~1.8 ms, and 10–35 % less CPU per request on the data routes
+ *   (bench/PROFILE.md, tenth round).
+ * A larger semi-space gained the API nothing and doubled its idle memory.
+ *
+ * On node's command line, before the entry point, everywhere the apps run: `npm start`, the benches and
+ * the containers (docker/, k8s/; apps/ops/test/deploy-manifests.spec.ts keeps them equal to these).
+ * Not NODE_OPTIONS: node refuses both of the API's flags there.
  */
 export const APP_NODE_FLAGS: Readonly<Record<string, readonly string[]>> = {
   indexer: LARGER_YOUNG_GENERATION,
   projector: LARGER_YOUNG_GENERATION,
+  api: ['--single-threaded-gc', '--no-allocation-site-pretenuring'],
 };
 
 /**

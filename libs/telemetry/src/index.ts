@@ -7,4 +7,3 @@ export * from './free-port';
 export * from './parent-watch';
 export * from './dependency-unavailable';
 export * from './app-node-args';
-export * from './request-heap-tuning';

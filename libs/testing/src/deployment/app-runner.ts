@@ -4,6 +4,8 @@ import type { AppName } from './deployable-apps';
 export interface AppRunner {
   where: string;
   app: AppName;
+  /** node's arguments before the entry point (after the image's `node -r ./tools/register.js`). */
+  nodeArgs: string[];
   /** name → value (undefined when not known statically, e.g. a fieldRef). */
   env: Map<string, string | undefined>;
 }
@@ -20,4 +22,10 @@ export interface ReadyUrl {
 
 export function pipelineReadyUrlsOf(runner: AppRunner): string[] {
   return (runner.env.get('PIPELINE_READY_URLS') ?? '').split(',').filter(Boolean);
+}
+
+/** The words of a command before its entry point (the first `.ts` word), and that entry. */
+export function splitAtEntry(argv: readonly string[]): { nodeArgs: string[]; entry?: string } {
+  const at = argv.findIndex((a) => a.endsWith('.ts'));
+  return at < 0 ? { nodeArgs: [...argv] } : { nodeArgs: argv.slice(0, at), entry: argv[at] };
 }

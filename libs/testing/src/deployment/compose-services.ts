@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { repoRoot } from '../repo-root';
-import { type AppRunner, pipelineReadyUrlsOf, type ReadyUrl } from './app-runner';
+import { type AppRunner, pipelineReadyUrlsOf, type ReadyUrl, splitAtEntry } from './app-runner';
 import { appOfEntry } from './deployable-apps';
 import { listOf, mapOf, textOf, type YamlMap } from './yaml-values';
 
@@ -28,9 +28,10 @@ export function loadComposeDeployment(): ComposeDeployment {
   const built = Object.keys(services).filter((name) => mapOf(services[name])['build'] !== undefined);
   const runners: ComposeRunner[] = built.flatMap((service) => {
     const definition = mapOf(services[service]);
-    const app = appOfEntry(asArgv(definition['command']).find((a) => a.endsWith('.ts')));
+    const { nodeArgs, entry } = splitAtEntry(asArgv(definition['command']));
+    const app = appOfEntry(entry);
     const env = composeEnvironment(definition, dirname(composeFile));
-    return app ? [{ where: `compose service ${service}`, app, env, service, definition }] : [];
+    return app ? [{ where: `compose service ${service}`, app, nodeArgs, env, service, definition }] : [];
   });
   // Compose services reach each other by service name.
   const readyUrls = runners.flatMap(pipelineReadyUrlsOf).map((url): ReadyUrl => {

@@ -94,6 +94,7 @@ export function describeAppDeployment(app: DeployableApp): void {
       const runner: AppRunner = {
         where: 'test',
         app: app.name,
+        nodeArgs: [],
         env: new Map([...known, typo].map((key) => [key, '1'])),
       };
       expect(envProblems(app, runner)).toEqual([`test: ${typo} is not a variable ${app.name} knows`]);
@@ -101,12 +102,9 @@ export function describeAppDeployment(app: DeployableApp): void {
   });
 }
 
-/** Read by node itself, not the app (its V8 flags: deploy-manifests.spec.ts checks the value). */
-const NODE_VARIABLES = new Set(['NODE_OPTIONS']);
-
 function envProblems(app: DeployableApp, runner: AppRunner): string[] {
   return [...runner.env.keys()]
-    .filter((key) => !app.envKeys.has(key) && !NODE_VARIABLES.has(key))
+    .filter((key) => !app.envKeys.has(key))
     .map((key) => `${runner.where}: ${key} is not a variable ${app.name} knows`);
 }
 

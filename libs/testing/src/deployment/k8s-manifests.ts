@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { repoRoot } from '../repo-root';
-import { type AppRunner, pipelineReadyUrlsOf, type ReadyUrl } from './app-runner';
+import { type AppRunner, pipelineReadyUrlsOf, type ReadyUrl, splitAtEntry } from './app-runner';
 import { appOfEntry } from './deployable-apps';
 import { listOf, mapOf, textOf, type YamlMap } from './yaml-values';
 
@@ -100,12 +100,13 @@ function k8sRunners(manifests: Manifest[]): { runners: K8sRunner[]; unknown: str
     for (const container of [...listOf(pod['initContainers']), ...listOf(pod['containers'])].map(mapOf)) {
       const where = `${workload.file} ${workload.kind}/${workload.name} container ${String(container['name'])}`;
       const argv = [...listOf(container['command']), ...listOf(container['args'])].map(String);
-      const app = appOfEntry(argv.find((a) => a.endsWith('.ts')));
+      const { nodeArgs, entry } = splitAtEntry(argv);
+      const app = appOfEntry(entry);
       if (!app) {
         unknown.push(`${where}: runs ${JSON.stringify(argv)}, not an entry point of any app`);
         continue;
       }
-      const runner: K8sRunner = { where, app, env: new Map(), workload, container, problems: [] };
+      const runner: K8sRunner = { where, app, nodeArgs, env: new Map(), workload, container, problems: [] };
       for (const source of listOf(container['envFrom']).map(mapOf)) {
         const ref = mapOf(source['configMapRef'] ?? source['secretRef']);
         const kind = source['configMapRef'] ? 'ConfigMap' : 'Secret';
