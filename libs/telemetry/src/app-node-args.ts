@@ -17,6 +17,11 @@ const LARGER_YOUNG_GENERATION = ['--max-semi-space-size=64'];
  *   helper waits 16–22 ms for a core while the request queue stands still. With the flag, bench/api's
  *   paced p99 went from 24–48 ms to 6–10 ms at the same full-speed req/s (bench/PROFILE.md, eleventh and
  *   twelfth rounds).
+ * - `--no-memory-reducer`: V8 takes a steady, moderate allocation rate for an idle spell and runs
+ *   memory-reducing collections (it shrinks the young generation to ~1 MB, then marks the whole heap): a
+ *   scavenge every few ms and a full mark on the request path, which bench/api saw as 100–250 ms episodes
+ *   on both of its servers (bench/PROFILE.md, twelfth round). The heap still grows and shrinks by V8's
+ *   ordinary limits.
  * - `--no-allocation-site-pretenuring`: under load a scavenge finds the rows of the queries in flight
  *   alive, and V8 concludes that objects made where pg builds a row live long; from then on it allocates
  *   rows in the old generation, where each keeps its young strings, arrays and Dates alive until the next
@@ -27,12 +32,12 @@ const LARGER_YOUNG_GENERATION = ['--max-semi-space-size=64'];
  *
  * On node's command line, before the entry point, everywhere the apps run: `npm start`, the benches and
  * the containers (docker/, k8s/; apps/ops/test/deploy-manifests.spec.ts keeps them equal to these).
- * Not NODE_OPTIONS: node refuses both of the API's flags there.
+ * Not NODE_OPTIONS: node refuses the API's flags there.
  */
 export const APP_NODE_FLAGS: Readonly<Record<string, readonly string[]>> = {
   indexer: LARGER_YOUNG_GENERATION,
   projector: LARGER_YOUNG_GENERATION,
-  api: ['--single-threaded-gc', '--no-allocation-site-pretenuring'],
+  api: ['--single-threaded-gc', '--no-memory-reducer', '--no-allocation-site-pretenuring'],
 };
 
 /**
