@@ -11,15 +11,15 @@ const LARGER_YOUNG_GENERATION = ['--max-semi-space-size=64'];
  * pipeline's catch-up (203,922 events, bench/PROFILE.md, third round) the indexer's CPU went from
  * 19.0–21.6 s to 15.6–17.9 s and the catch-up from 26.0–29.5 s to 22.0–26.0 s.
  *
- * The API, which serves many small concurrent requests, gets two:
+ * The API, which serves many small concurrent requests, gets three:
  * - `--single-threaded-gc`: it collects garbage on its main thread only. Its scavenges are short (~1.5 ms)
  *   but, run in parallel, each waits for every helper thread it handed work to, and on a busy machine a
- *   helper waits 16–22 ms for a core while the request queue stands still. With the flag, bench/api's
- *   paced p99 went from 24–48 ms to 6–10 ms at the same full-speed req/s (bench/PROFILE.md, eleventh and
- *   twelfth rounds).
+ *   helper waits 16–22 ms for a core while the request queue stands still. In one A/B, bench/api's
+ *   paced p99 went from 24–48 ms to 6–10 ms at the same full-speed req/s (bench/PROFILE.md, eleventh
+ *   round); on a noisier machine the next day neither setting did better (twelfth round).
  * - `--no-memory-reducer`: V8 takes a steady, moderate allocation rate for an idle spell and runs
  *   memory-reducing collections (it shrinks the young generation to ~1 MB, then marks the whole heap): a
- *   scavenge every few ms and a full mark on the request path, which bench/api saw as 100–250 ms episodes
+ *   scavenge every few ms and a full mark on the request path, which bench/api saw as 150–250 ms episodes
  *   on both of its servers (bench/PROFILE.md, twelfth round). The heap still grows and shrinks by V8's
  *   ordinary limits.
  * - `--no-allocation-site-pretenuring`: under load a scavenge finds the rows of the queries in flight
