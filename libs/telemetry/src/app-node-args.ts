@@ -12,11 +12,12 @@ const LARGER_YOUNG_GENERATION = ['--max-semi-space-size=64'];
  * 19.0–21.6 s to 15.6–17.9 s and the catch-up from 26.0–29.5 s to 22.0–26.0 s.
  *
  * The API, which serves many small concurrent requests, gets three:
- * - `--single-threaded-gc`: it collects garbage on its main thread only. Its scavenges are short (~1.5 ms)
+ * - `--no-parallel-scavenge`: it scavenges on its main thread only. Its scavenges are short (~1.5 ms)
  *   but, run in parallel, each waits for every helper thread it handed work to, and on a busy machine a
- *   helper waits 16–22 ms for a core while the request queue stands still. In one A/B, bench/api's
- *   paced p99 went from 24–48 ms to 6–10 ms at the same full-speed req/s (bench/PROFILE.md, eleventh
- *   round); on a noisier machine the next day neither setting did better (twelfth round).
+ *   helper waits 16–22 ms for a core while the request queue stands still (bench/PROFILE.md, eleventh
+ *   round). Marking the old generation stays concurrent: with `--single-threaded-gc`, which also kept the
+ *   scavenges on the main thread, one mark-compact took 135 ms of the main thread in 400 ms, and the
+ *   paced p99 of two A/B pairs was 62–64 ms against 18–49 ms with this flag (twelfth round).
  * - `--no-memory-reducer`: V8 takes a steady, moderate allocation rate for an idle spell and runs
  *   memory-reducing collections (it shrinks the young generation to ~1 MB, then marks the whole heap): a
  *   scavenge every few ms and a full mark on the request path, which bench/api saw as 150–250 ms episodes
@@ -37,7 +38,7 @@ const LARGER_YOUNG_GENERATION = ['--max-semi-space-size=64'];
 export const APP_NODE_FLAGS: Readonly<Record<string, readonly string[]>> = {
   indexer: LARGER_YOUNG_GENERATION,
   projector: LARGER_YOUNG_GENERATION,
-  api: ['--single-threaded-gc', '--no-memory-reducer', '--no-allocation-site-pretenuring'],
+  api: ['--no-parallel-scavenge', '--no-memory-reducer', '--no-allocation-site-pretenuring'],
 };
 
 /**
