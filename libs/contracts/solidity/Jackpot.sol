@@ -321,8 +321,10 @@ contract Jackpot is IJackpot, Owned, JackpotEvents, JackpotReferrals {
         uint256 tierId = TicketNumbers.tierOf(info.numbers, won.winningTicket, won.ballMax);
         ticketNFT.burnTicket(ticketId);
         uint256 gross = IPayoutCalculator(won.payoutCalculator).getTierPayout(info.drawingId, tierId);
-        net = (gross * (PRECISE_UNIT - won.referralWinShare)) / PRECISE_UNIT;
-        _routeReferralShare(info.referralScheme, gross - net);
+        // the share rounds down and the owner keeps the remainder, as in the real Jackpot's _payReferrersWinnings
+        uint256 share = (gross * won.referralWinShare) / PRECISE_UNIT;
+        net = gross - share;
+        _routeReferralShare(info.referralScheme, share);
         winningsPaid[currentDrawingId] += gross;
         emit TicketWinningsClaimed(msg.sender, info.drawingId, ticketId, tierId / 2, tierId % 2 == 1, net);
     }

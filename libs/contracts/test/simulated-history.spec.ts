@@ -31,6 +31,8 @@ const ROUNDS = 3;
 /** A fixed first draw time, so NewDrawingInitialized.drawingTime does not depend on the wall clock. */
 const FIRST_DRAWING_TIME = 2_000_000_000n;
 const SIX_HOURS = 6n * 3600n;
+/** A third of 10 %: a claim's share of a whole-USDC payout is fractional, so its rounding shows. */
+const REFERRAL_WIN_SHARE = FRACTION_SCALE / 30n;
 
 async function simulate(seed: string): Promise<{
   anvil: AnvilInstance;
@@ -40,7 +42,10 @@ async function simulate(seed: string): Promise<{
 }> {
   const anvil = await startAnvil({ chainId: 31337 });
   try {
-    const deployment = await deployLottery(anvil.rpcUrl, { firstDrawingTime: FIRST_DRAWING_TIME });
+    const deployment = await deployLottery(anvil.rpcUrl, {
+      firstDrawingTime: FIRST_DRAWING_TIME,
+      config: { referralWinShare: REFERRAL_WIN_SHARE },
+    });
     const history = await simulateHistory(anvil.rpcUrl, deployment, { seed, rounds: ROUNDS });
     return { anvil, deployment, history, logs: await readLotteryLogs(anvil.rpcUrl, deployment) };
   } catch (error) {
