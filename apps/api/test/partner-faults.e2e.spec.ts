@@ -134,6 +134,30 @@ describe('partner free tickets under faults', () => {
     await harness.expectConsistent(id, 2);
   });
 
+  it('keeps a sent grant whose broadcast is refused while its nonce is unused, and settles it once a node takes it', async () => {
+    const proxy = await startRpcFaultProxy(harness.chain.config.rpcUrl, { refuseMethods: ['eth_sendRawTransaction'] });
+    try {
+      const { id } = await newPartner(1);
+      const [wallet] = testWallets(1, 28);
+      const held = await signedBefore(id, wallet, false);
+      const nonce = await harness.chain.operatorNonce();
+
+      harness.runtime({ redis: namespace(), config: { rpcUrl: proxy.url } });
+      // Refused on several attempts: still sent, the ticket still reserved.
+      await eventually(async () => proxy.stats.refusals >= 3);
+      expect((await harness.partners.grant(held.grantId))?.status).toBe('sent');
+      expect((await harness.partners.get(id)).quantityLeft).toBe(0);
+
+      proxy.faults.refuseMethods = [];
+      await eventually(async () => (await harness.partners.grant(held.grantId))?.status === 'succeeded');
+      expect((await harness.partners.grant(held.grantId))?.txHash).toBe(held.hash);
+      expect(await harness.chain.operatorNonce()).toBe(nonce + 1);
+      await harness.expectConsistent(id, 1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('resumes a job whose worker stopped mid-purchase, on a restarted worker, without a second transaction', async () => {
     const proxy = await startRpcFaultProxy(harness.chain.config.rpcUrl, { hangMethods: ['eth_getTransactionReceipt'] });
     try {

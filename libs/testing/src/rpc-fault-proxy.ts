@@ -14,13 +14,15 @@ export interface RpcFaults {
   lagBlocks: number;
   /** Calls of these methods never get an answer (a hung socket). */
   hangMethods: string[];
+  /** Calls of these methods are answered with a JSON-RPC error, as a node with a full transaction pool answers. */
+  refuseMethods: string[];
 }
 
 export interface RpcFaultProxy {
   url: string;
   faults: RpcFaults;
   /** Calls seen per method, and how many were failed on purpose. */
-  stats: { calls: Record<string, number>; injectedFailures: number; rangeRefusals: number };
+  stats: { calls: Record<string, number>; injectedFailures: number; rangeRefusals: number; refusals: number };
   close(): Promise<void>;
 }
 
@@ -42,7 +44,15 @@ function prng(seed: number): () => number {
   };
 }
 
-const NONE: RpcFaults = { failRate: 0, maxLogRange: 0, delayRate: 0, delayMs: 0, lagBlocks: 0, hangMethods: [] };
+const NONE: RpcFaults = {
+  failRate: 0,
+  maxLogRange: 0,
+  delayRate: 0,
+  delayMs: 0,
+  lagBlocks: 0,
+  hangMethods: [],
+  refuseMethods: [],
+};
 
 /** An HTTP JSON-RPC proxy in front of a real node (anvil) that injects faults. */
 export async function startRpcFaultProxy(
@@ -52,7 +62,7 @@ export async function startRpcFaultProxy(
 ): Promise<RpcFaultProxy> {
   const random = prng(seed);
   const state: RpcFaultProxy['faults'] = { ...NONE, ...faults };
-  const stats: RpcFaultProxy['stats'] = { calls: {}, injectedFailures: 0, rangeRefusals: 0 };
+  const stats: RpcFaultProxy['stats'] = { calls: {}, injectedFailures: 0, rangeRefusals: 0, refusals: 0 };
 
   const forward = async (req: RpcRequest): Promise<unknown> => {
     const res = await fetch(upstream, {
@@ -69,6 +79,10 @@ export async function startRpcFaultProxy(
   };
 
   const answer = async (req: RpcRequest): Promise<unknown> => {
+    if (state.refuseMethods.includes(req.method)) {
+      stats.refusals++;
+      return { jsonrpc: '2.0', id: req.id, error: { code: -32000, message: 'txpool is full' } };
+    }
     if (state.lagBlocks > 0) {
       const head = await laggedHead();
       if (req.method === 'eth_blockNumber') return { jsonrpc: '2.0', id: req.id, result: `0x${head.toString(16)}` };

@@ -23,8 +23,9 @@ const isSettled = (grant: GrantRecord) => grant.status === 'succeeded' || grant.
  * - pending: simulate; a revert releases the grant. Otherwise sign, and store the signed transaction
  *   (→ sent) before broadcasting it. Only one worker can move the grant to sent.
  * - sent: if the transaction is mined, settle by its receipt; otherwise broadcast the same bytes again and
- *   wait for the receipt. A node that refuses it for good (its nonce used by another transaction, no
- *   funds, …) means it can never be mined: release.
+ *   wait for the receipt. Released only when it can never be mined: the node refuses it and the chain has
+ *   used its nonce for another transaction. Any other refusal (no funds, a full pool, a rate limit) leaves
+ *   it sent, to be broadcast again by a later attempt or by recovery.
  *
  * Transport failures are retried within the attempt; what the node answers is final.
  */
@@ -78,7 +79,13 @@ export class FreeTicketPurchase {
     if (status === null) {
       const broadcast = await this.rpc('broadcast', () => this.chain.broadcast(tx.raw), signal);
       if (!broadcast.accepted) {
-        // "nonce too low" also answers a rebroadcast of our own transaction mined since the lookup.
+        // A refusal alone proves nothing: "nonce too low" also answers our own transaction mined since the
+        // lookup, and a node that is full or rate-limits may refuse what other nodes hold and will mine.
+        // Only a nonce the chain has used (checked before the receipt, so ours cannot be mined in between)
+        // with no receipt of ours means it never will be; until then the grant stays sent and is retried.
+        if (!(await this.rpc('nonce lookup', () => this.chain.nonceUsed(tx.raw), signal))) {
+          throw new Error(`broadcast refused while its nonce is unused (${broadcast.reason}); retried later`);
+        }
         status = await this.rpc('receipt lookup', () => this.chain.minedStatus(tx.hash), signal);
         if (status === null) {
           await this.fail(grant, `Transaction failed: ${broadcast.reason}`, false);

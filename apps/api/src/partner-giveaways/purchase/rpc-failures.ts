@@ -1,11 +1,4 @@
-import {
-  BaseError,
-  ContractFunctionRevertedError,
-  HttpRequestError,
-  NonceTooLowError,
-  SocketClosedError,
-  TimeoutError,
-} from 'viem';
+import { BaseError, ContractFunctionRevertedError, HttpRequestError, SocketClosedError, TimeoutError } from 'viem';
 
 /**
  * The line between "the node could not be reached" (retry the same call: it is idempotent) and "the
@@ -39,13 +32,7 @@ export function nodeMessage(error: unknown): string {
 
 const ALREADY_KNOWN = /already known|already imported|known transaction|alreadyknown/i;
 
-export type BroadcastRejection = 'already_known' | 'nonce_taken' | 'refused';
-
-/** What a refused `eth_sendRawTransaction` means for the one transaction we signed. */
-export function classifyBroadcastError(error: unknown): BroadcastRejection {
-  const details = error instanceof BaseError ? `${error.shortMessage} ${error.details}` : String(error);
-  if (ALREADY_KNOWN.test(details)) return 'already_known';
-  if (error instanceof BaseError && error.walk((e) => e instanceof NonceTooLowError) !== null) return 'nonce_taken';
-  if (/nonce too low/i.test(details)) return 'nonce_taken';
-  return 'refused';
+/** A refused `eth_sendRawTransaction` that means the node has our transaction already. */
+export function isAlreadyKnown(error: unknown): boolean {
+  return ALREADY_KNOWN.test(error instanceof BaseError ? `${error.shortMessage} ${error.details}` : String(error));
 }

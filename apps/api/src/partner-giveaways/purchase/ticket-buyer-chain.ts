@@ -6,13 +6,14 @@ import {
   encodeFunctionData,
   http,
   keccak256,
+  parseTransaction,
   type PrivateKeyAccount,
   type PublicClient,
   TransactionReceiptNotFoundError,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { GiveawaysConfig } from '../../config/giveaways-config';
-import { classifyBroadcastError, isTransportFailure, nodeMessage, revertReason } from './rpc-failures';
+import { isAlreadyKnown, isTransportFailure, nodeMessage, revertReason } from './rpc-failures';
 
 const PURCHASE_ABI = [...randomTicketBuyerAbi, ...randomTicketPurchaseErrorsAbi];
 
@@ -22,7 +23,7 @@ export interface SignedPurchase {
 }
 
 export type PreparedPurchase = { ok: true; signed: SignedPurchase } | { ok: false; reason: string };
-export type BroadcastOutcome = { accepted: true } | { accepted: false; nonceTaken: boolean; reason: string };
+export type BroadcastOutcome = { accepted: true } | { accepted: false; reason: string };
 export type MinedStatus = 'success' | 'reverted';
 
 /** Gas estimates can move a little between estimation and mining (the random picks differ per nonce). */
@@ -92,10 +93,19 @@ export class TicketBuyerChain {
       return { accepted: true };
     } catch (error) {
       if (isTransportFailure(error)) throw error;
-      const rejection = classifyBroadcastError(error);
-      if (rejection === 'already_known') return { accepted: true };
-      return { accepted: false, nonceTaken: rejection === 'nonce_taken', reason: nodeMessage(error) };
+      if (isAlreadyKnown(error)) return { accepted: true };
+      return { accepted: false, reason: nodeMessage(error) };
     }
+  }
+
+  /**
+   * Whether the chain has mined a transaction of the operator's with this signed transaction's nonce (ours
+   * or another): then ours, if it has no receipt, can never be mined.
+   */
+  async nonceUsed(raw: Hex): Promise<boolean> {
+    const { nonce } = parseTransaction(raw);
+    if (nonce === undefined) throw new Error('the signed purchase carries no nonce');
+    return (await this.client.getTransactionCount({ address: this.operator.address, blockTag: 'latest' })) > nonce;
   }
 
   /** The mined status, or null while the transaction is not mined (or unknown to the node). */
