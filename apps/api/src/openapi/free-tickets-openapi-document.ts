@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { DailyPoolModule } from '../daily-pool/daily-pool.module';
 import { PartnerGiveawaysModule } from '../partner-giveaways/partner-giveaways.module';
-import { closeObjectSchemas } from './openapi-document';
+import { exactSchemas } from './openapi-document';
 
 export const FREE_TICKETS_API_VERSION = '1.0.0';
 export const FREE_TICKETS_OPENAPI_JSON_PATH = 'api/v1/openapi.json';
@@ -27,7 +27,7 @@ export function buildFreeTicketsOpenApiDocument(app: INestApplication): OpenAPIO
     .build();
   const document = SwaggerModule.createDocument(app, config, { include: [DailyPoolModule, PartnerGiveawaysModule] });
   document.security = [{ apikeyHeader: [] }, { apikeyQuery: [] }];
-  closeObjectSchemas(document);
+  exactSchemas(document);
   return document;
 }
 

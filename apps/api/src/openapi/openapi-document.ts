@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { DataApiModule } from '../data-api/data-api.module';
 import { RESPONSE_HEADERS } from '../data-api/openapi-headers';
 import { SUNSET_EXTENSION } from '../http/deprecation/deprecated.decorator';
@@ -27,16 +28,44 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   // Optional authentication: the empty requirement means "no key" is acceptable too.
   document.security = [{}, { bearer: [] }];
   document.components = { ...document.components, headers: RESPONSE_HEADERS };
-  closeObjectSchemas(document);
+  exactSchemas(document);
   markDeprecatedOperations(document);
   return document;
 }
 
-/** "Exactly the listed fields and no others" (spec): every object schema forbids extra properties. */
-export function closeObjectSchemas(document: OpenAPIObject): void {
-  for (const schema of Object.values(document.components?.schemas ?? {})) {
+/**
+ * Makes the generated schemas say exactly what the handlers return:
+ * - "exactly the listed fields and no others" (spec): every object schema forbids extra properties;
+ * - a nullable object property is written out in place. @nestjs/swagger emits `nullable` beside an
+ *   `allOf` of the object's `$ref`, and in OpenAPI 3.0.3 `nullable` does not reach into `allOf`: the
+ *   referenced schema still refuses null, so a validator or generated client would reject `null`.
+ */
+export function exactSchemas(document: OpenAPIObject): void {
+  const schemas = document.components?.schemas ?? {};
+  for (const schema of Object.values(schemas)) {
     if ('properties' in schema) schema.additionalProperties = false;
   }
+  for (const schema of Object.values(schemas)) {
+    const properties = '$ref' in schema ? undefined : schema.properties;
+    for (const [name, property] of Object.entries(properties ?? {})) {
+      if ('$ref' in property || !property.nullable) continue;
+      const target = referencedSchema(schemas, property.allOf);
+      if (target && properties) {
+        properties[name] = { ...structuredClone(target), nullable: true, description: property.description };
+      }
+    }
+  }
+}
+
+/** The one component schema an `allOf` consists of, if that is all it is. */
+function referencedSchema(
+  schemas: NonNullable<OpenAPIObject['components']>['schemas'] & object,
+  allOf: unknown[] | undefined,
+): SchemaObject | null {
+  const only = allOf?.length === 1 ? (allOf[0] as { $ref?: unknown }) : null;
+  if (typeof only?.$ref !== 'string') return null;
+  const target = schemas[only.$ref.replace('#/components/schemas/', '')];
+  return target && !('$ref' in target) ? target : null;
 }
 
 function markDeprecatedOperations(document: OpenAPIObject): void {

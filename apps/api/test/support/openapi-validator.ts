@@ -107,7 +107,11 @@ export class OpenApiValidator {
   }
 }
 
-/** `nullable: true` → also accept null; `$ref`s are rewritten to the registered `openapi` schema. */
+/**
+ * OpenAPI 3.0.3 → JSON Schema. `nullable: true` adds null to the schema's own `type` (and `enum`) and
+ * does nothing without one: next to `allOf`/`$ref` it does not make the referenced schema accept null.
+ * `$ref`s are rewritten to the registered `openapi` schema.
+ */
 function toJsonSchema(schema: Json): Json {
   if (Array.isArray(schema)) return schema.map(toJsonSchema);
   if (schema === null || typeof schema !== 'object') return schema;
@@ -118,5 +122,8 @@ function toJsonSchema(schema: Json): Json {
       key === '$ref' && typeof value === 'string' ? value.replace('#', 'openapi#') : toJsonSchema(value),
     ]),
   );
-  return nullable === true ? { anyOf: [converted, { type: 'null' }] } : converted;
+  if (nullable !== true || typeof converted['type'] !== 'string') return converted;
+  const type = [converted['type'], 'null'];
+  const values = converted['enum'];
+  return Array.isArray(values) ? { ...converted, type, enum: [...values, null] } : { ...converted, type };
 }
