@@ -7,6 +7,8 @@ import { dailyPoolExceptionFilter } from './daily-pool/daily-pool-exception.filt
 import { DataApiExceptionFilter } from './data-api/data-api-exception.filter';
 import { installHttpCache } from './data-api/http-cache/install-http-cache';
 import { clientErrorReply } from './http/client-error-reply';
+import { corsPolicy } from './http/cors-policy';
+import { useBodyParsers } from './http/body-parsers';
 import { ExceptionRoutingFilter } from './http/exception-routing.filter';
 import { lingerBeforeClosing } from './http/lingering-close';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id';
@@ -16,21 +18,6 @@ import { HttpMetrics } from './metrics/http-metrics';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi-document';
 import { buildFreeTicketsOpenApiDocument, serveFreeTicketsOpenApi } from './openapi/free-tickets-openapi-document';
 import { partnerGiveawaysExceptionFilter } from './partner-giveaways/partner-giveaways-exception.filter';
-
-/** Headers browsers may read cross-origin: everything the spec says a response carries. */
-const EXPOSED_HEADERS = [
-  'X-Request-Id',
-  'X-RateLimit-Tier',
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-  'Retry-After',
-  'ETag',
-  'Allow',
-  'Deprecation',
-  'Sunset',
-  'Link',
-];
 
 /**
  * Builds the initialised (not yet listening) app. Shared by main.ts, the tests and the OpenAPI writer,
@@ -55,8 +42,9 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyAp
     trustProxy: deps.config.trustProxy,
     requestIdHeader: false,
     genReqId: (request: IncomingMessage) => requestIdFor(request.headers),
-    // Long enough for any RoundId up to uint256, so oversized ids reach validation instead of the router.
-    routerOptions: { maxParamLength: 200 },
+    // As long as a request line can be (Node's 16 KiB header limit): every path parameter, however long,
+    // reaches its validation (400/422) instead of missing the route (404).
+    routerOptions: { maxParamLength: 16 * 1024 },
     // Bad URL encodings and body-parser failures never reach Nest; they still get the group's format.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
       errors.respond(error, request, reply),
@@ -78,18 +66,13 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyAp
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(deps, { routes, metrics }), adapter, {
     logger: false,
+    bodyParser: false,
   });
+  useBodyParsers(app);
   app.useGlobalFilters(errors);
-  app.enableCors({
-    origin: '*',
-    methods: ['GET', 'HEAD'],
-    // `apikey`: the daily pool's key header. POST stays out: partner keys are for servers, not browsers.
-    allowedHeaders: ['Authorization', 'If-None-Match', 'X-Request-Id', 'apikey'],
-    exposedHeaders: EXPOSED_HEADERS,
-    maxAge: 86_400,
-    // A bare OPTIONS (no Origin) falls through to the router, which answers it in the group's format.
-    strictPreflight: false,
-  });
+  // Nest's Fastify adapter hands a `(request, callback)` delegate to @fastify/cors as it is (see
+  // FastifyAdapter.enableCors); only its parameter type is narrower.
+  app.enableCors(corsPolicy as unknown as Parameters<NestFastifyApplication['enableCors']>[0]);
   serveOpenApi(app, buildOpenApiDocument(app));
   serveFreeTicketsOpenApi(app, buildFreeTicketsOpenApiDocument(app));
   await app.init();

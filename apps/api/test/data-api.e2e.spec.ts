@@ -225,4 +225,16 @@ describe('Data API endpoints', () => {
     expect(preflight.statusCode).toBe(204);
     expect(String(preflight.headers['access-control-allow-headers'])).toContain('Authorization');
   });
+
+  it('answers an OPTIONS that is not a preflight like any other method: 405 on a path, 404 elsewhere', async () => {
+    for (const headers of [{}, { origin: 'https://example.org' }]) {
+      const unsupported = await api.request({ method: 'OPTIONS', url: '/v1/rounds', headers });
+      expect(unsupported.statusCode).toBe(405);
+      expect(unsupported.headers['allow']).toBe('GET, HEAD');
+      expect(unsupported.json().error.code).toBe('method_not_allowed');
+      expect(unsupported.headers['x-ratelimit-remaining']).toBeDefined();
+    }
+    const unknown = await api.request({ method: 'OPTIONS', url: '/v1/nope' });
+    expect([unknown.statusCode, unknown.json().error.code]).toEqual([404, 'not_found']);
+  });
 });

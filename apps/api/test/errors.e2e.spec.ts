@@ -58,6 +58,7 @@ describe('Data API errors', () => {
   it('400 invalid_request: malformed round id, limit or repeated parameters', async () => {
     await expectError({ url: '/v1/rounds/abc' }, 400, 'invalid_request');
     await expectError({ url: '/v1/rounds/-1/tickets' }, 400, 'invalid_request');
+    await expectError({ url: `/v1/rounds/${'x'.repeat(250)}` }, 400, 'invalid_request');
     await expectError({ url: `/v1/wallets/${WALLET}/wins/rounds/1x` }, 400, 'invalid_request');
     for (const limit of ['abc', '1.5', '', '1e3', '+5']) {
       await expectError({ url: `/v1/rounds?limit=${limit}` }, 400, 'invalid_request');
@@ -74,7 +75,14 @@ describe('Data API errors', () => {
   });
 
   it('400 invalid_address: not 0x followed by 40 hex characters', async () => {
-    for (const address of ['0x123', WALLET.slice(2), `${WALLET}0`, '0x' + 'g'.repeat(40), 'vitalik.eth']) {
+    for (const address of [
+      '0x123',
+      WALLET.slice(2),
+      `${WALLET}0`,
+      '0x' + 'g'.repeat(40),
+      'vitalik.eth',
+      WALLET.repeat(6),
+    ]) {
       await expectError({ url: `/v1/wallets/${address}/stats` }, 400, 'invalid_address');
       await expectError({ url: `/v1/wallets/${address}/tickets/rounds/1` }, 400, 'invalid_address');
     }
@@ -166,6 +174,7 @@ describe('Data API errors', () => {
 
   it('422 validation_failed: a round id beyond the uint256 range', async () => {
     await expectError({ url: `/v1/rounds/${2n ** 256n}` }, 422, 'validation_failed');
+    await expectError({ url: `/v1/rounds/${'9'.repeat(250)}/tickets` }, 422, 'validation_failed');
     await expectError({ url: `/v1/rounds/${2n ** 256n - 1n}` }, 404, 'not_found');
   });
 

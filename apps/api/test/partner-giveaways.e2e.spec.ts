@@ -1,7 +1,7 @@
 import { partnerSource } from '@lottery/chain';
 import { testWallets } from '@lottery/pipeline-testing';
 import { maxUint256 } from 'viem';
-import { get, PartnerHarness, post } from './support/partner-harness';
+import { get, PARTNER_PREFIX, PartnerHarness, post } from './support/partner-harness';
 import type { TestApp } from './support/test-app';
 
 jest.setTimeout(60_000);
@@ -79,6 +79,22 @@ describe('partner free ticket API', () => {
       const again = await post(api, key, wallet);
       expect([again.statusCode, again.json()]).toEqual([200, limit]);
       await harness.expectConsistent(record.id, 3);
+    });
+
+    it('takes an empty JSON body as no body: the key is checked, then the ticket bought', async () => {
+      const { key } = await newPartner(1, 1);
+      const [wallet] = testWallets(1, 4);
+      const emptyJson = (apikey: string) =>
+        api.request({
+          method: 'POST',
+          url: `${PARTNER_PREFIX}/${wallet}`,
+          headers: { apikey, 'content-type': 'application/json' },
+          payload: '',
+        });
+      const unknown = await emptyJson('not-a-key');
+      expect(unknown.statusCode).toBe(401);
+      const bought = await emptyJson(key);
+      expect([bought.statusCode, bought.json().success]).toEqual([200, true]);
     });
 
     it('refuses every wallet once the partner is out of tickets', async () => {
