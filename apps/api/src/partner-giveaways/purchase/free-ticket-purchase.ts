@@ -27,7 +27,7 @@ const isSettled = (grant: GrantRecord) => grant.status === 'succeeded' || grant.
  *   used its nonce for another transaction. Any other refusal (no funds, a full pool, a rate limit) leaves
  *   it sent, to be broadcast again by a later attempt or by recovery.
  *
- * Transport failures are retried within the attempt; what the node answers is final.
+ * Transport failures and a busy node's "not now" are retried within the attempt; what the node answers is final.
  */
 export class FreeTicketPurchase {
   constructor(

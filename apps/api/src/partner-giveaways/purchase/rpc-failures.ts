@@ -12,6 +12,19 @@ export function isTransportFailure(error: unknown): boolean {
   );
 }
 
+/**
+ * JSON-RPC errors a node answers when it cannot serve the call right now, not about the call itself:
+ * limit exceeded / rate limited (-32005), resource unavailable (-32002), internal error (-32603).
+ */
+const BUSY_NODE_CODES = new Set([-32005, -32002, -32603]);
+
+/** Whether the same call may succeed later: the node was unreachable, or busy (it answered "not now"). */
+export function isRetryable(error: unknown): boolean {
+  if (isTransportFailure(error)) return true;
+  if (!(error instanceof BaseError)) return false;
+  return error.walk((e) => BUSY_NODE_CODES.has((e as { code?: unknown }).code as number)) !== null;
+}
+
 /** Why a call reverted, named after the custom error when the ABI knows it; null if it did not revert. */
 export function revertReason(error: unknown): string | null {
   if (!(error instanceof BaseError)) return null;

@@ -13,7 +13,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { GiveawaysConfig } from '../../config/giveaways-config';
-import { isAlreadyKnown, isTransportFailure, nodeMessage, revertReason } from './rpc-failures';
+import { isAlreadyKnown, isRetryable, nodeMessage, revertReason } from './rpc-failures';
 
 const PURCHASE_ABI = [...randomTicketBuyerAbi, ...randomTicketPurchaseErrorsAbi];
 
@@ -32,7 +32,7 @@ const GAS_HEADROOM_PERCENT = 125n;
 /**
  * The one chain conversation of the giveaway: simulate `buyTickets(1, wallet, [], [], source)` on the
  * random ticket buyer, sign it locally as the operator, broadcast the signed bytes, look up receipts.
- * Every method throws only on transport failures (callers retry those); the node's answers are values.
+ * Every method throws only on failures worth retrying (unreachable or busy node); the node's answers are values.
  */
 export class TicketBuyerChain {
   private readonly client: PublicClient;
@@ -81,7 +81,8 @@ export class TicketBuyerChain {
       });
       return { ok: true, signed: { raw, hash: keccak256(raw) } };
     } catch (error) {
-      if (isTransportFailure(error)) throw error;
+      // A busy node's "not now" is no verdict on the purchase: the caller retries, as after a lost connection.
+      if (isRetryable(error)) throw error;
       return { ok: false, reason: revertReason(error) ?? nodeMessage(error) };
     }
   }
@@ -92,7 +93,7 @@ export class TicketBuyerChain {
       await this.client.sendRawTransaction({ serializedTransaction: raw });
       return { accepted: true };
     } catch (error) {
-      if (isTransportFailure(error)) throw error;
+      if (isRetryable(error)) throw error;
       if (isAlreadyKnown(error)) return { accepted: true };
       return { accepted: false, reason: nodeMessage(error) };
     }
