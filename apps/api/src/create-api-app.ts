@@ -8,6 +8,7 @@ import { DataApiExceptionFilter } from './data-api/data-api-exception.filter';
 import { installHttpCache } from './data-api/http-cache/install-http-cache';
 import { clientErrorReply } from './http/client-error-reply';
 import { corsPolicy } from './http/cors-policy';
+import { installDeprecationHeaders } from './http/deprecation/deprecation-metadata';
 import { useBodyParsers } from './http/body-parsers';
 import { ExceptionRoutingFilter } from './http/exception-routing.filter';
 import { lingerBeforeClosing } from './http/lingering-close';
@@ -61,6 +62,7 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyAp
     done(null, payload);
   });
   fastify.setReplySerializer(serializeReply);
+  installDeprecationHeaders(fastify);
   installHttpCache(fastify);
   metrics.install(fastify);
 

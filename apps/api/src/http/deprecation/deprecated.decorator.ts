@@ -1,7 +1,7 @@
-import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
+import { applyDecorators } from '@nestjs/common';
+import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import { ApiExtension } from '@nestjs/swagger';
-import { DEPRECATION_METADATA, type DeprecationMetadata } from './deprecation-metadata';
-import { DeprecationInterceptor } from './deprecation.interceptor';
+import { DEPRECATION_HEADERS_CONFIG, deprecationHeaders } from './deprecation-metadata';
 
 export interface DeprecationOptions {
   /** When the deprecation was announced (ISO date); sent as the `Deprecation` header (RFC 9745). */
@@ -20,10 +20,11 @@ export const MIN_NOTICE_DAYS = 90;
 const DAY_MS = 86_400_000;
 
 /**
- * Marks an endpoint (or a whole controller) deprecated: its responses carry `Deprecation` and `Sunset`
- * headers, and the OpenAPI operation is flagged. Dates are checked when the class loads, so a notice
- * shorter than the policy fails the build's tests rather than reaching clients. The interceptor that
- * writes the headers comes with the decorator: every other route is spared an interceptor on each request.
+ * Marks an endpoint (or every endpoint of a controller) deprecated: its responses carry `Deprecation` and
+ * `Sunset` headers, refusals included (they go into the route's Fastify config, which
+ * `installDeprecationHeaders` reads as the request arrives), and the OpenAPI operation is flagged. Dates
+ * are checked when the class loads, so a notice shorter than the policy fails the build's tests rather
+ * than reaching clients. Put it above any `@RouteConfig` of the same handler, which would replace it.
  */
 export function Deprecated(options: DeprecationOptions): MethodDecorator & ClassDecorator {
   const sinceMs = Date.parse(options.since);
@@ -34,10 +35,28 @@ export function Deprecated(options: DeprecationOptions): MethodDecorator & Class
   if (sunsetMs - sinceMs < MIN_NOTICE_DAYS * DAY_MS) {
     throw new RangeError(`@Deprecated: the sunset must be announced at least ${MIN_NOTICE_DAYS} days ahead`);
   }
-  const metadata: DeprecationMetadata = { sinceMs, sunsetMs, link: options.link ?? null };
+  const headers = deprecationHeaders({ sinceMs, sunsetMs, link: options.link ?? null });
+  const onHandlers = (target: object, _key?: string | symbol, descriptor?: PropertyDescriptor): void => {
+    for (const handler of descriptor ? [descriptor.value] : methodsOf(target)) {
+      const config: object = Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) ?? {};
+      Reflect.defineMetadata(
+        FASTIFY_ROUTE_CONFIG_METADATA,
+        { ...config, [DEPRECATION_HEADERS_CONFIG]: headers },
+        handler,
+      );
+    }
+  };
   return applyDecorators(
-    SetMetadata(DEPRECATION_METADATA, metadata),
     ApiExtension(SUNSET_EXTENSION, new Date(sunsetMs).toISOString()),
-    UseInterceptors(DeprecationInterceptor),
+    onHandlers as MethodDecorator & ClassDecorator,
   );
+}
+
+/** A controller class's own methods (its route handlers among them). */
+function methodsOf(controller: object): unknown[] {
+  const prototype = (controller as { prototype: object }).prototype;
+  return Object.getOwnPropertyNames(prototype)
+    .filter((name) => name !== 'constructor')
+    .map((name) => Object.getOwnPropertyDescriptor(prototype, name)?.value)
+    .filter((member) => typeof member === 'function');
 }

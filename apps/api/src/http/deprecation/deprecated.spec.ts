@@ -1,9 +1,16 @@
-import { Controller, Get, Module } from '@nestjs/common';
+import { type CanActivate, Controller, ForbiddenException, Get, Module, UseGuards } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Deprecated } from './deprecated.decorator';
-import { deprecationHeaders } from './deprecation-metadata';
+import { deprecationHeaders, installDeprecationHeaders } from './deprecation-metadata';
+
+/** Stands in for the Data API's key and rate-limit guards refusing a request. */
+class RefuseAll implements CanActivate {
+  canActivate(): boolean {
+    throw new ForbiddenException();
+  }
+}
 
 @Controller('legacy')
 class LegacyController {
@@ -13,20 +20,43 @@ class LegacyController {
     return { ok: true };
   }
 
+  @Get('refused')
+  @Deprecated({ since: '2026-01-01', sunset: '2026-06-30' })
+  @UseGuards(RefuseAll)
+  refused() {
+    return { ok: true };
+  }
+
   @Get('current')
   current() {
     return { ok: true };
   }
 }
 
-@Module({ controllers: [LegacyController] })
+@Controller('retired')
+@Deprecated({ since: '2026-02-01', sunset: '2026-08-01' })
+class RetiredController {
+  @Get('one')
+  one() {
+    return { ok: true };
+  }
+
+  @Get('two')
+  two() {
+    return { ok: true };
+  }
+}
+
+@Module({ controllers: [LegacyController, RetiredController] })
 class LegacyModule {}
 
 describe('@Deprecated', () => {
   let app: NestFastifyApplication;
 
   beforeAll(async () => {
-    app = await NestFactory.create<NestFastifyApplication>(LegacyModule, new FastifyAdapter(), { logger: false });
+    const adapter = new FastifyAdapter();
+    installDeprecationHeaders(adapter.getInstance());
+    app = await NestFactory.create<NestFastifyApplication>(LegacyModule, adapter, { logger: false });
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
   });
@@ -41,6 +71,20 @@ describe('@Deprecated', () => {
     const current = await fastify.inject({ url: '/legacy/current' });
     expect(current.headers['sunset']).toBeUndefined();
     expect(current.headers['deprecation']).toBeUndefined();
+  });
+
+  it('adds them to a refusal too: guards run after they are set', async () => {
+    const refused = await app.getHttpAdapter().getInstance().inject({ url: '/legacy/refused' });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.headers['sunset']).toBe('Tue, 30 Jun 2026 00:00:00 GMT');
+    expect(refused.headers['deprecation']).toBe(`@${Date.UTC(2026, 0, 1) / 1000}`);
+  });
+
+  it('deprecates every endpoint of a deprecated controller', async () => {
+    for (const url of ['/retired/one', '/retired/two']) {
+      const response = await app.getHttpAdapter().getInstance().inject({ url });
+      expect(response.headers['sunset']).toBe('Sat, 01 Aug 2026 00:00:00 GMT');
+    }
   });
 
   it('records the sunset in the OpenAPI operation', () => {
