@@ -44,6 +44,7 @@ async function main(): Promise<void> {
         maxWaitMs: config.BATCH_MAX_WAIT_MS,
         lagEveryMs: 1_000,
         onLag: (events) => readiness.observeLag(events),
+        onBlocked: (reason) => readiness.blockedBy(reason),
       },
       shutdown,
     );

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventLog, Subscription } from '@lottery/event-log';
-import type { BatchResult, Projection } from '@lottery/projection';
+import { type BatchResult, FoldRulesChangedError, type Projection } from '@lottery/projection';
 import { isDependencyUnavailable, type Logger } from '@lottery/telemetry';
 import type { ProjectorMetrics } from './projector-metrics';
 
@@ -17,6 +17,10 @@ export interface ProjectorLoop {
   onLag?: (events: number) => void;
   /** Waits between attempts while a database is unreachable: doubling from the first, capped at the second. */
   outageBackoffMs?: [number, number];
+  /** How often read models folded under other rules are looked at again, waiting for a replay (default 5 s). */
+  foldRulesPollMs?: number;
+  /** Told why the projector waits instead of folding (read models of other fold rules), and null once it folds. */
+  onBlocked?: (reason: string | null) => void;
 }
 
 /**
@@ -24,7 +28,9 @@ export interface ProjectorLoop {
  * and it returns). A poison event or any other failure stops it (it throws: never skipped), except an
  * unreachable database (the read models, or a Postgres event log): a restart or failover of Postgres is
  * routine, so the loop waits and resumes from the last applied position, where the failed batch (rolled
- * back) is applied again and one whose commit did land is skipped by the stored position.
+ * back) is applied again and one whose commit did land is skipped by the stored position. Read models
+ * folded under other fold rules (an upgrade that changed them) are not touched: it waits, saying why,
+ * until `ops replay` has switched in read models of its own rules, then folds on from there.
  */
 export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Promise<void> {
   const { projection, eventLog, metrics, logger } = loop;
@@ -46,8 +52,26 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
     }
   };
 
-  const stored = await untilReachable(async () => (await projection.cursor()).position ?? (await eventLog.head()) - 1);
-  if (stored === undefined) return;
+  /** The cursor, once the read models are of this projector's fold rules; undefined once aborted. */
+  const cursorOfOurRules = async () => {
+    for (let told = false; ; told = true) {
+      try {
+        const cursor = await projection.cursor();
+        if (told) loop.onBlocked?.(null);
+        return cursor;
+      } catch (error) {
+        if (!(error instanceof FoldRulesChangedError)) throw error;
+        if (!told) logger.error({ schema: error.schema, foldedUnder: error.foldedUnder }, `${error.message}; waiting`);
+        loop.onBlocked?.(error.message);
+        await sleep(loop.foldRulesPollMs ?? 5_000, undefined, { signal }).catch(() => undefined);
+        if (signal.aborted) return undefined;
+      }
+    }
+  };
+
+  const cursor = await untilReachable(cursorOfOurRules);
+  if (cursor === undefined) return;
+  const stored = cursor.position ?? (await eventLog.head()) - 1;
   let position = stored;
   metrics.position.set(position);
   logger.info({ from: position + 1, schema: projection.schema }, 'projecting the event log');

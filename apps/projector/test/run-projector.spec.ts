@@ -2,7 +2,7 @@ import { createEventLog, type EventLog } from '@lottery/event-log';
 import type { ChainEventEnvelope } from '@lottery/domain';
 import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries } from '@lottery/persistence';
 import { eventually } from '@lottery/pipeline-testing';
-import { PoisonEventError, Projection } from '@lottery/projection';
+import { FOLD_RULES_VERSION, PoisonEventError, Projection } from '@lottery/projection';
 import { createTestDatabase, type TestDatabase } from '@lottery/testing';
 import pino from 'pino';
 import { Registry } from 'prom-client';
@@ -35,7 +35,12 @@ describe('the projector loop', () => {
     await db.drop();
   });
 
-  const start = (projection: Projection, registry: Registry, abort: AbortController) =>
+  const start = (
+    projection: Projection,
+    registry: Registry,
+    abort: AbortController,
+    onBlocked?: (reason: string | null) => void,
+  ) =>
     runProjector(
       {
         projection,
@@ -45,6 +50,8 @@ describe('the projector loop', () => {
         maxBatch: 50,
         maxWaitMs: 10,
         lagEveryMs: 20,
+        foldRulesPollMs: 20,
+        onBlocked,
       },
       abort.signal,
     );
@@ -84,6 +91,31 @@ describe('the projector loop', () => {
     await resumed;
     const events2 = (await registry2.getMetricsAsJSON()).find((m) => m.name === 'lottery_projector_events_total');
     expect(events2?.values.every((v) => v.value === 0)).toBe(true);
+  });
+
+  it('waits, without touching them, while the read models are of other fold rules, then folds on', async () => {
+    const projection = new Projection(dataSource, { chainId: CHAIN_ID });
+    await log.append(history.slice(0, 4), checkpointOf(history.slice(0, 4)));
+    await projection.applyBatch(await log.read(1, 4));
+    // as if an older projector had folded them under the rules before this version's
+    const setRules = (version: number) =>
+      dataSource.query(`UPDATE lottery.projector_state SET fold_rules = $1`, [version]);
+    await setRules(FOLD_RULES_VERSION - 1);
+    await log.append(history.slice(4), checkpointOf(history));
+
+    const reasons: (string | null)[] = [];
+    const abort = new AbortController();
+    const running = start(projection, new Registry(), abort, (reason) => reasons.push(reason));
+    await eventually(async () => reasons.length >= 3, 'the projector waiting', 10_000);
+    expect(reasons[0]).toMatch(/fold rules version \d+ .*npm run ops -- replay/);
+    expect((await dataSource.query(`SELECT position FROM lottery.projector_state`))[0].position).toBe('4');
+
+    // what a replay's switch does: read models of this projector's rules take their place
+    await setRules(FOLD_RULES_VERSION);
+    await eventually(async () => (await projection.cursor()).position === history.length, 'the last event', 10_000);
+    expect(reasons.at(-1)).toBeNull();
+    abort.abort();
+    await expect(running).resolves.toBeUndefined();
   });
 
   it('stops with the poison event error instead of skipping it', async () => {

@@ -1,3 +1,4 @@
+export * from './fold-rules';
 export * from './poison-event-error';
 export type { LogRecord } from './decode/decode-event';
 export type { BatchResult } from './fold/apply-batch';

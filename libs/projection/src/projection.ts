@@ -2,6 +2,7 @@ import { projectionStore, schemaOf, sqlExecutorFor, type ProjectorCursor } from 
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { LogRecord } from './decode/decode-event';
 import { applyBatchInTransaction, type BatchResult } from './fold/apply-batch';
+import { useFoldRules } from './fold-rules';
 import { OpenRoundKeys } from './fold/open-round-keys';
 
 export interface ProjectionOptions {
@@ -39,10 +40,13 @@ export class Projection {
     this.schema = options.schema ?? schemaOf(dataSource);
   }
 
+  /** The stored position; throws FoldRulesChangedError if other rules built the read models. */
   async cursor(): Promise<ProjectorCursor> {
-    return this.withConnection(async (runner) =>
+    const cursor = await this.withConnection(async (runner) =>
       projectionStore(await sqlExecutorFor(runner), this.schema).reads.cursor(),
     );
+    useFoldRules(cursor, this.schema);
+    return cursor;
   }
 
   async applyBatch(batch: readonly LogRecord[]): Promise<BatchResult> {

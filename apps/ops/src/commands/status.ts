@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { Client } from 'pg';
 import { createEventLog } from '@lottery/event-log';
 import { nextSchemaName } from '@lottery/persistence';
+import { FOLD_RULES_VERSION } from '@lottery/projection';
 import { databaseUrl } from '../connection';
 import { readState } from '../data-dir';
 import { print } from '../output';
@@ -19,6 +20,10 @@ export interface InstanceStatus {
     lastBlock: number | null;
     lagEvents: number;
     replayInProgress: boolean;
+    /** The fold rules version that built the read models (null: none folded yet, or not migrated yet). */
+    foldRules: number | null;
+    /** Built under other rules than this code's (FOLD_RULES_VERSION): the projector refuses them until a replay. */
+    replayNeeded: boolean;
   };
   /** Apps of the embedded instance (`npm start`) and whether each process is alive. */
   processes: Record<string, { pid: number; running: boolean }>;
@@ -83,9 +88,11 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
   let projector: InstanceStatus['projector'];
   try {
     const schema = pipeline.READ_SCHEMA;
+    // through to_jsonb: a schema the new code has not migrated yet has no fold_rules column
     const row = await db
-      .query<{ position: string | null; last_block: string }>(
-        `SELECT position, last_block FROM "${schema}".projector_state WHERE id = 1`,
+      .query<{ position: string | null; last_block: string; fold_rules: number | null }>(
+        `SELECT position, last_block, (to_jsonb(p) ->> 'fold_rules')::integer AS fold_rules
+           FROM "${schema}".projector_state p WHERE id = 1`,
       )
       .then(
         (r) => r.rows[0],
@@ -93,12 +100,15 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
       );
     const next = await db.query(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [nextSchemaName(schema)]);
     const position = row?.position == null ? null : Number(row.position);
+    const foldRules = row?.fold_rules ?? null;
     projector = {
       readSchema: schema,
       position,
       lastBlock: row && Number(row.last_block) >= 0 ? Number(row.last_block) : null,
       lagEvents: Math.max(0, logTail - 1 - (position ?? -1)),
       replayInProgress: (next.rowCount ?? 0) > 0,
+      foldRules,
+      replayNeeded: foldRules !== null && foldRules !== FOLD_RULES_VERSION,
     };
   } finally {
     await db.end();
@@ -136,7 +146,10 @@ function describe(s: InstanceStatus): string {
       (s.indexer.lagBlocks === null ? '' : `, ${s.indexer.lagBlocks} blocks behind the head`) +
       `; event log ${s.indexer.eventLog}, ${s.indexer.logTail} positions`,
     `projector    position ${s.projector.position ?? 'none yet'}, ${s.projector.lagEvents} events behind the log` +
-      `; read models "${s.projector.readSchema}"${s.projector.replayInProgress ? ' (a replay is building the next generation)' : ''}`,
+      `; read models "${s.projector.readSchema}"${s.projector.replayInProgress ? ' (a replay is building the next generation)' : ''}` +
+      (s.projector.replayNeeded
+        ? `; folded under fold rules ${s.projector.foldRules}, this code folds ${FOLD_RULES_VERSION}: run \`ops replay\``
+        : ''),
     ...(processes.length > 0 ? ['processes', ...processes] : []),
   ].join('\n');
 }

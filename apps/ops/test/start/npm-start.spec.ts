@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAddress } from 'viem';
 import { eventually } from '@lottery/pipeline-testing';
+import { FOLD_RULES_VERSION } from '@lottery/projection';
 import { freePort } from '@lottery/telemetry';
 import { createTestDatabase, kafkaBrokers, type TestDatabase } from '@lottery/testing';
 import { freshCheckout } from './checkout-copy';
@@ -17,7 +18,7 @@ interface Status {
   chainId: number;
   contracts: Record<string, string>;
   indexer: { indexedBlock: number; eventLog: string; logTail: number };
-  projector: { position: number; lagEvents: number; readSchema: string };
+  projector: { position: number; lagEvents: number; readSchema: string; foldRules: number; replayNeeded: boolean };
 }
 
 async function getJson(url: string, headers: Record<string, string> = {}) {
@@ -169,6 +170,7 @@ describe('npm start on a fresh checkout', () => {
           const status = await checkRunningInstance(checkout.dir, env, start, port);
           expect(status.indexer.eventLog).toMatch(/^kafka /);
           expect(status.projector.position).toBeGreaterThan(0);
+          expect(status.projector).toMatchObject({ foldRules: FOLD_RULES_VERSION, replayNeeded: false });
           expect(start.stdout).toMatch(/event log in Kafka/);
         });
       } finally {

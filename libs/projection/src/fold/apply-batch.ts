@@ -1,6 +1,7 @@
 import type { ProjectionStore, ProjectorCursor } from '@lottery/persistence';
 import { decodeRecord, type LogRecord } from '../decode/decode-event';
 import type { DecodedChainEvent, DecodedRevert } from '../decode/decoded-event';
+import { useFoldRules } from '../fold-rules';
 import { PoisonEventError } from '../poison-event-error';
 import { undoBlocksFrom } from '../revert/undo-blocks';
 import type { OpenRoundKeys } from './open-round-keys';
@@ -52,6 +53,7 @@ export async function applyBatchInTransaction(
 ): Promise<BatchResult> {
   await store.reads.lockSchema();
   const cursor = await store.reads.cursor();
+  useFoldRules(cursor, store.schema);
   options.roundKeys.useAt(cursor.position);
   const result: BatchResult = { applied: 0, skipped: 0, reverts: 0, position: cursor.position };
   const records: (DecodedChainEvent | DecodedRevert)[] = [];

@@ -17,6 +17,7 @@ const TABLES = [
 export async function resetReadModels(dataSource: DataSource, schema = 'lottery'): Promise<void> {
   await dataSource.query(`TRUNCATE ${TABLES.map((t) => `"${schema}".${t}`).join(', ')}`);
   await dataSource.query(
-    `UPDATE "${schema}".projector_state SET position = NULL, last_block = -1, last_log_index = -1, retained_from_block = 0`,
+    `UPDATE "${schema}".projector_state
+        SET position = NULL, last_block = -1, last_log_index = -1, retained_from_block = 0, fold_rules = NULL`,
   );
 }

@@ -1,4 +1,5 @@
 import { CreateReadModels1732300000000 } from './1732300000000-create-read-models';
+import { FoldRulesVersion1764900000000 } from './1764900000000-fold-rules-version';
 
 /** In order; a new migration is appended here. */
-export const READ_MODEL_MIGRATIONS = [CreateReadModels1732300000000];
+export const READ_MODEL_MIGRATIONS = [CreateReadModels1732300000000, FoldRulesVersion1764900000000];

@@ -21,6 +21,8 @@ export interface ProjectorCursor {
   lastLogIndex: number;
   /** chain_events holds every applied event at or above this block: reverts below it cannot be undone. */
   retainedFromBlock: number;
+  /** The version of the fold's rules that built these read models; null before the first batch. */
+  foldRules: number | null;
 }
 
 export interface RoundModel {

@@ -37,13 +37,18 @@ export class FoldReads {
       last_block: string;
       last_log_index: number;
       retained_from_block: string;
-    }>(`SELECT position, last_block, last_log_index, retained_from_block FROM ${this.s}.projector_state WHERE id = 1`);
+      fold_rules: number | null;
+    }>(
+      `SELECT position, last_block, last_log_index, retained_from_block, fold_rules
+         FROM ${this.s}.projector_state WHERE id = 1`,
+    );
     if (!row) throw new Error(`${this.s}.projector_state has no row: run the read-model migrations`);
     return {
       position: row.position === null ? null : Number(row.position),
       lastBlock: Number(row.last_block),
       lastLogIndex: row.last_log_index,
       retainedFromBlock: Number(row.retained_from_block),
+      foldRules: row.fold_rules,
     };
   }
 

@@ -223,8 +223,9 @@ export class FoldWrites {
   async saveCursor(cursor: ProjectorCursor): Promise<void> {
     await this.db.query(
       `UPDATE ${this.s}.projector_state
-          SET position = $1, last_block = $2, last_log_index = $3, retained_from_block = $4 WHERE id = 1`,
-      [cursor.position, cursor.lastBlock, cursor.lastLogIndex, cursor.retainedFromBlock],
+          SET position = $1, last_block = $2, last_log_index = $3, retained_from_block = $4, fold_rules = $5
+        WHERE id = 1`,
+      [cursor.position, cursor.lastBlock, cursor.lastLogIndex, cursor.retainedFromBlock, cursor.foldRules],
     );
   }
 }

@@ -1,0 +1,38 @@
+import type { ProjectorCursor } from '@lottery/persistence';
+
+/**
+ * The version of the fold's rules. Raise it with any change that makes the same events fold into other
+ * rows: read models built under another version are refused (FoldRulesChangedError) until `ops replay`
+ * rebuilds them, instead of being extended with rows that follow different rules.
+ *
+ * 1. The first rules.
+ * 2. A winning ticket's referral share rounds down and its owner keeps the remainder, as the contract
+ *    pays a claim (net winnings were rounded down before).
+ */
+export const FOLD_RULES_VERSION = 2;
+
+/** The read models were folded under other rules than this projector's. */
+export class FoldRulesChangedError extends Error {
+  constructor(
+    readonly schema: string,
+    readonly foldedUnder: number,
+  ) {
+    super(
+      `the read models in schema ${schema} were folded under fold rules version ${foldedUnder} and this ` +
+        `projector folds version ${FOLD_RULES_VERSION}: rebuild them with \`npm run ops -- replay\` ` +
+        `(they keep serving meanwhile), then restart the projector`,
+    );
+    this.name = 'FoldRulesChangedError';
+  }
+}
+
+/**
+ * Checks that read models with this cursor may be extended by this projector: they are empty, or were
+ * folded under the same rules. Marks the cursor with them, for the next save.
+ */
+export function useFoldRules(cursor: ProjectorCursor, schema: string): void {
+  if (cursor.foldRules !== null && cursor.foldRules !== FOLD_RULES_VERSION) {
+    throw new FoldRulesChangedError(schema, cursor.foldRules);
+  }
+  cursor.foldRules = FOLD_RULES_VERSION;
+}
