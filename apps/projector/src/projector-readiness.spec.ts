@@ -30,4 +30,13 @@ describe('projector readiness', () => {
     r.fail('poison event at position 7');
     expect(r.notReadyReason()).toBe('poison event at position 7');
   });
+
+  it('is not ready while blocked (read models of other fold rules), and ready again once unblocked', () => {
+    const r = new ProjectorReadiness(1_000);
+    r.observeLag(0);
+    r.blockedBy('folded under fold rules version 1');
+    expect(r.notReadyReason()).toBe('folded under fold rules version 1');
+    r.blockedBy(null);
+    expect(r.notReadyReason()).toBeNull();
+  });
 });
