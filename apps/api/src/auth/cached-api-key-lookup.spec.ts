@@ -19,14 +19,19 @@ class CountingStore implements ApiKeyLookup {
   readonly records = new Map<string, ApiKeyRecord>();
   lookups = 0;
   gate: Promise<void> | null = null;
+  failure: Error | null = null;
 
   async findByKey(key: string): Promise<ApiKeyRecord | null> {
     this.lookups++;
     const answer = this.records.get(key) ?? null;
     await this.gate;
+    if (this.failure) throw this.failure;
     return answer;
   }
 }
+
+/** Lets a background refresh (a few promise turns) finish. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('CachedApiKeyLookup', () => {
   let store: CountingStore;
@@ -44,15 +49,46 @@ describe('CachedApiKeyLookup', () => {
     store.records.set('k2', record('b'));
   });
 
-  it('answers a found key from memory until its time is up', async () => {
+  it('answers a found key from memory until its time is up, then refreshes it in the background', async () => {
     const keys = cache(1000);
     expect(await keys.findByKey('k1')).toEqual(record('a'));
     clock = 999;
     expect(await keys.findByKey('k1')).toEqual(record('a'));
     expect(store.lookups).toBe(1);
+
+    store.records.set('k1', record('a', new Date(7)));
+    let open!: () => void;
+    store.gate = new Promise((resolve) => (open = resolve));
+    clock = 1000;
+    // past its time the entry still answers, while one lookup refreshes it
+    for (let i = 0; i < 3; i++) expect(await keys.findByKey('k1')).toEqual(record('a'));
+    expect(store.lookups).toBe(2);
+    open();
+    await settle();
+    expect((await keys.findByKey('k1'))?.revokedAt).toEqual(new Date(7));
+    expect(store.lookups).toBe(2);
+  });
+
+  it('drops an entry whose refresh failed, so the next request looks the key up itself', async () => {
+    const keys = cache(1000);
+    await keys.findByKey('k1');
+    clock = 1000;
+    store.failure = new Error('accounts database unreachable');
+    expect(await keys.findByKey('k1')).toEqual(record('a'));
+    await settle();
+    await expect(keys.findByKey('k1')).rejects.toThrow('unreachable');
+    expect(store.lookups).toBe(3);
+  });
+
+  it('drops an entry whose key is gone when it is refreshed', async () => {
+    const keys = cache(1000);
+    await keys.findByKey('k1');
+    store.records.delete('k1');
     clock = 1000;
     await keys.findByKey('k1');
-    expect(store.lookups).toBe(2);
+    await settle();
+    expect(await keys.findByKey('k1')).toBeNull();
+    expect(store.lookups).toBe(3);
   });
 
   it('forgets everything on a change, so a revocation shows on the next request', async () => {

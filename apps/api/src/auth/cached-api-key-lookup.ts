@@ -24,6 +24,12 @@ const DEFAULT_MAX_ENTRIES = 10_000;
  * overlapped a change is not kept. Only found keys are kept: unknown tokens are unbounded and cheap to
  * invent, and must never crowd out real ones. Entries are keyed by the key's hash, so process memory
  * holds no plain key beyond the request that carried it.
+ *
+ * The TTL only bounds how long a change could go unheard, so an entry past it is not dropped in front
+ * of the requests: it answers while one lookup per key refreshes it in the background. Dropped, every
+ * request of a busy key arriving during the lookup (after an idle spell, on a new accounts-database
+ * connection) would miss and look the key up itself. A refresh that fails drops the entry, so the next
+ * request looks the key up itself and meets the failure.
  */
 export class CachedApiKeyLookup implements ApiKeyLookup {
   private readonly entries = new Map<string, Entry>();
@@ -32,6 +38,8 @@ export class CachedApiKeyLookup implements ApiKeyLookup {
   private listening = false;
   /** Bumped on every change, so a lookup that started before one does not repopulate the cache. */
   private generation = 0;
+  /** Keys (by hash) whose expired entry is being looked up again. */
+  private readonly refreshing = new Set<string>();
 
   constructor(
     private readonly source: ApiKeyLookup,
@@ -58,15 +66,31 @@ export class CachedApiKeyLookup implements ApiKeyLookup {
     if (!this.listening || this.options.ttlMs <= 0) return this.source.findByKey(key);
     const hash = createHash('sha256').update(key).digest('hex');
     const cached = this.entries.get(hash);
-    if (cached && cached.expiresAt > this.now()) return cached.record;
-    this.entries.delete(hash);
+    if (!cached) return this.load(hash, key);
+    if (cached.expiresAt <= this.now()) this.refresh(hash, key);
+    return cached.record;
+  }
+
+  private refresh(hash: string, key: string): void {
+    if (this.refreshing.has(hash)) return;
+    this.refreshing.add(hash);
+    this.load(hash, key)
+      .catch(() => this.entries.delete(hash))
+      .finally(() => this.refreshing.delete(hash));
+  }
+
+  private async load(hash: string, key: string): Promise<ApiKeyRecord | null> {
     const generation = this.generation;
     const record = await this.source.findByKey(key);
-    if (record && generation === this.generation && this.listening) this.keep(hash, record);
+    if (generation === this.generation && this.listening) {
+      if (record) this.keep(hash, record);
+      else this.entries.delete(hash);
+    }
     return record;
   }
 
   private keep(hash: string, record: ApiKeyRecord): void {
+    this.entries.delete(hash);
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
