@@ -11,7 +11,7 @@ const LARGER_YOUNG_GENERATION = ['--max-semi-space-size=64'];
  * pipeline's catch-up (203,922 events, bench/PROFILE.md, third round) the indexer's CPU went from
  * 19.0–21.6 s to 15.6–17.9 s and the catch-up from 26.0–29.5 s to 22.0–26.0 s.
  *
- * The API, which serves many small concurrent requests, gets three:
+ * The API, which serves many small concurrent requests, gets four:
  * - `--no-parallel-scavenge`: it scavenges on its main thread only. Its scavenges are short (~1.5 ms)
  *   but, run in parallel, each waits for every helper thread it handed work to, and on a busy machine a
  *   helper waits 16–22 ms for a core while the request queue stands still (bench/PROFILE.md, eleventh
@@ -29,6 +29,12 @@ const LARGER_YOUNG_GENERATION = ['--max-semi-space-size=64'];
  *   full collection. On `/v1/rounds/{id}/tickets` that was ~1.3 MB promoted per scavenge and 5–8 ms
  *   pauses; without pretenuring 0.19 MB and ~1.8 ms, and 10–35 % less CPU per request on the data routes
  *   (bench/PROFILE.md, tenth round).
+ * - `--heap-growing-percent=100`: the old generation may grow to twice what the last full collection left
+ *   (~70 MB live) before the next one. Each mark-compact under load was a 120–280 ms stretch of slow answers
+ *   (60–97 of them over 10 ms, up to 88 ms): on two cores its concurrent marking and sweeping compete with
+ *   the requests. The API promotes 0.4–0.7 MB/s under load, and with V8's own limit ~110 s of bench/api
+ *   load still had up to two; with this flag none, for ~40 MB more heap (bench/PROFILE.md, thirteenth
+ *   round).
  * A larger semi-space gained the API nothing and doubled its idle memory.
  *
  * On node's command line, before the entry point, everywhere the apps run: `npm start`, the benches and
@@ -38,7 +44,12 @@ const LARGER_YOUNG_GENERATION = ['--max-semi-space-size=64'];
 export const APP_NODE_FLAGS: Readonly<Record<string, readonly string[]>> = {
   indexer: LARGER_YOUNG_GENERATION,
   projector: LARGER_YOUNG_GENERATION,
-  api: ['--no-parallel-scavenge', '--no-memory-reducer', '--no-allocation-site-pretenuring'],
+  api: [
+    '--no-parallel-scavenge',
+    '--no-memory-reducer',
+    '--no-allocation-site-pretenuring',
+    '--heap-growing-percent=100',
+  ],
 };
 
 /**

@@ -39,8 +39,11 @@ export class RedisRateLimitStore implements RateLimitStore {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       commandTimeout: options.commandTimeoutMs ?? 2000,
-      // Concurrent requests' scripts share one write to the socket instead of a syscall each.
-      enableAutoPipelining: true,
+      // Off: its pipelines kept a share of every request's objects alive past two scavenges, so the API
+      // promoted twice as much to the old generation (1.33 against 0.66 MB/s on a wallet's tickets, 1.01
+      // against 0.37 on a round's; bench/PROFILE.md, thirteenth round), and each full collection that
+      // followed was a stretch of slow answers. It saved no measurable CPU.
+      enableAutoPipelining: false,
     });
     this.redis.on('error', (error: Error) => options.onConnectionError?.(error));
     this.redis.defineCommand('consumeRateLimit', { numberOfKeys: 2, lua: SCRIPT });
