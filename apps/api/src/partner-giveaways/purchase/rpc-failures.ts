@@ -4,7 +4,7 @@ import { BaseError, ContractFunctionRevertedError, HttpRequestError, SocketClose
  * The line between "the node could not be reached" (retry the same call: it is idempotent) and "the
  * node answered no" (a decision: do not retry). Only transport failures are retried.
  */
-export function isTransportFailure(error: unknown): boolean {
+function isTransportFailure(error: unknown): boolean {
   if (!(error instanceof BaseError)) return false;
   return (
     error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof SocketClosedError) !==
