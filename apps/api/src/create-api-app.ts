@@ -7,7 +7,7 @@ import { dailyPoolExceptionFilter } from './daily-pool/daily-pool-exception.filt
 import { DataApiExceptionFilter } from './data-api/data-api-exception.filter';
 import { installHttpCache } from './data-api/http-cache/install-http-cache';
 import { clientErrorReply } from './http/client-error-reply';
-import { corsPolicy } from './http/cors-policy';
+import { installCors } from './http/cors';
 import { installDeprecationHeaders } from './http/deprecation/deprecation-metadata';
 import { useBodyParsers } from './http/body-parsers';
 import { ExceptionRoutingFilter } from './http/exception-routing.filter';
@@ -65,6 +65,7 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyAp
   installDeprecationHeaders(fastify);
   installHttpCache(fastify);
   metrics.install(fastify);
+  installCors(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(deps, { routes, metrics }), adapter, {
     logger: false,
@@ -72,9 +73,6 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyAp
   });
   useBodyParsers(app);
   app.useGlobalFilters(errors);
-  // Nest's Fastify adapter hands a `(request, callback)` delegate to @fastify/cors as it is (see
-  // FastifyAdapter.enableCors); only its parameter type is narrower.
-  app.enableCors(corsPolicy as unknown as Parameters<NestFastifyApplication['enableCors']>[0]);
   serveOpenApi(app, buildOpenApiDocument(app));
   serveFreeTicketsOpenApi(app, buildFreeTicketsOpenApiDocument(app));
   await app.init();

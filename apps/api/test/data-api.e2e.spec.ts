@@ -224,6 +224,22 @@ describe('Data API endpoints', () => {
       });
     expect(preflight.statusCode).toBe(204);
     expect(String(preflight.headers['access-control-allow-headers'])).toContain('Authorization');
+    expect(preflight.headers['access-control-allow-methods']).toBe('GET, HEAD');
+    expect(preflight.headers['access-control-max-age']).toBe('86400');
+    expect(preflight.body).toBe('');
+    // the same answer on every group's paths and on none, and no `Vary: Origin`: the origin never matters
+    for (const url of ['/api/v1/daily-ticket-pool/rounds/active', '/health/live', '/nowhere']) {
+      const elsewhere = await api.app
+        .getHttpAdapter()
+        .getInstance()
+        .inject({
+          method: 'OPTIONS',
+          url,
+          headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' },
+        });
+      expect([url, elsewhere.statusCode, elsewhere.headers['access-control-allow-origin']]).toEqual([url, 204, '*']);
+    }
+    expect(simple.headers['vary']).toBeUndefined();
   });
 
   it('answers an OPTIONS that is not a preflight like any other method: 405 on a path, 404 elsewhere', async () => {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { checksumAddress, isAddressShape, normalizeAddress } from './address';
 import { toAmount } from './amount';
 import { formatTimestamp, TIMESTAMP_PATTERN } from './timestamp';
@@ -29,5 +30,23 @@ describe('output formatting', () => {
     expect(formatTimestamp(0)).toBe('1970-01-01T00:00:00.000Z');
     expect(formatTimestamp(1_700_000_000)).toBe('2023-11-14T22:13:20.000Z');
     expect(formatTimestamp(new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6)))).toMatch(TIMESTAMP_PATTERN);
+  });
+
+  it('writes every instant exactly as Date#toISOString does', () => {
+    const edges = [-62_167_219_200_001, -62_167_219_200_000, -1, 0, 951_782_400_000, 253_402_300_799_999, 253_402_300_800_000];
+    for (const ms of edges) expect(formatTimestamp(new Date(ms))).toBe(new Date(ms).toISOString());
+    fc.assert(
+      fc.property(fc.integer({ min: -8.64e15, max: 8.64e15 }), (ms) => {
+        expect(formatTimestamp(new Date(ms))).toBe(new Date(ms).toISOString());
+      }),
+      { numRuns: 5_000 },
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: -62_167_219_200_000, max: 253_402_300_799_999 }), (ms) => {
+        expect(formatTimestamp(new Date(ms))).toBe(new Date(ms).toISOString());
+      }),
+      { numRuns: 5_000 },
+    );
+    expect(() => formatTimestamp(new Date(NaN))).toThrow(RangeError);
   });
 });
