@@ -1,0 +1,72 @@
+import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries } from '@lottery/persistence';
+import { createTestDatabase, type TestDatabase } from '@lottery/testing';
+import { BackgroundDataSource } from '../src/database/background-data-source';
+import { createAppLogger } from '../src/logger';
+import { TcpProxy } from './support/tcp-proxy';
+import { startTestApp, type TestApp } from './support/test-app';
+
+jest.setTimeout(30_000);
+
+async function eventually(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * The Data API on the real read-model queries (which run on the data source's own pg pool) while their
+ * Postgres is out of reach: before the first connection, and after it, the answer is 503
+ * upstream_unavailable, and the API serves again by itself once Postgres answers.
+ */
+describe('Data API while the read-model database is unreachable', () => {
+  let database: TestDatabase;
+  let proxy: TcpProxy;
+  let readModels: BackgroundDataSource;
+  let api: TestApp;
+  const rounds = () => api.request('/v1/rounds');
+
+  beforeAll(async () => {
+    database = await createTestDatabase('read_models_outage');
+    const migrating = createReadModelDataSource({ url: database.url });
+    await migrating.initialize();
+    await migrateReadModels(migrating);
+    await migrating.destroy();
+    const target = new URL(database.url);
+    proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+    // a port of its own first, then unreachable: the API starts with its database out of reach
+    await proxy.up();
+    await proxy.down();
+    readModels = new BackgroundDataSource(
+      'read_models_database',
+      createReadModelDataSource({ url: proxy.via(database.url), idleConnectionTimeoutMs: 0 }),
+      { logger: createAppLogger('silent'), initialRetryMs: 50, maxRetryMs: 100 },
+    );
+    readModels.start();
+    api = await startTestApp({ readModels: new PostgresReadModelQueries(readModels.dataSource) });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await readModels?.close();
+    await proxy?.down();
+    await database?.drop();
+  });
+
+  it('answers 503 before the first connection, serves once connected, 503 when cut off, and recovers', async () => {
+    const before = await rounds();
+    expect([before.statusCode, before.json().error.code]).toEqual([503, 'upstream_unavailable']);
+    expect(before.headers['retry-after']).toBe('1');
+
+    await proxy.up();
+    await eventually(async () => (await rounds()).statusCode === 200);
+    expect((await rounds()).json()).toEqual({ data: [], next_cursor: null, has_more: false });
+
+    await proxy.down();
+    const cut = await rounds();
+    expect([cut.statusCode, cut.json().error.code]).toEqual([503, 'upstream_unavailable']);
+
+    await proxy.up();
+    await eventually(async () => (await rounds()).statusCode === 200);
+  });
+});
