@@ -2,7 +2,9 @@
  * Replay benchmark: appends ≥ N generated lottery events (default 200,000) to a Postgres event log (or
  * Kafka with `--kafka`: KAFKA_BROKERS, or a broker the test harness starts), replays them into a fresh read-model schema and
  * prints one summary line (events/s over the whole replay: fold, index build, switch).
- *   node -r ./tools/register.js bench/projector-replay.ts [events] [--kafka]
+ *   npm run bench:replay -- [events] [--kafka]
+ * The script runs node with the ops CLI's V8 flags, as `npm run ops -- replay` does (APP_NODE_FLAGS.ops);
+ * the line says which flags this process had.
  * Uses a scratch database on DATABASE_URL's server (default the local test server), dropped at the end.
  */
 import { createEventLog, type EventLog } from '@lottery/event-log';
@@ -85,7 +87,8 @@ async function main(): Promise<void> {
     const seconds = (Date.now() - started) / 1000;
     console.log(
       `projector replay (${kafka ? 'kafka' : 'postgres'} log): ${done.records} events in ${seconds.toFixed(1)} s = ` +
-        `${Math.round(done.records / seconds)} events/s overall (fold alone ${folding?.eventsPerSecond ?? '?'} events/s); node CPU ${cpuSeconds(cpuBefore).toFixed(2)} s`,
+        `${Math.round(done.records / seconds)} events/s overall (fold alone ${folding?.eventsPerSecond ?? '?'} events/s); node CPU ${cpuSeconds(cpuBefore).toFixed(2)} s; ` +
+        `node flags: ${process.execArgv.filter((arg) => arg.startsWith('--')).join(' ') || 'none'}`,
     );
   } finally {
     await log?.close();

@@ -257,3 +257,21 @@ describe('docker/Dockerfile', () => {
     expect(nodeFlagProblems(runners)).toEqual([]);
   });
 });
+
+describe('package.json', () => {
+  it('runs the ops CLI (npm start, npm run ops) and the in-process benches with the ops V8 flags', () => {
+    const { scripts } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const runners = ['start', 'ops', 'bench', 'bench:replay'].map((name): AppRunner => {
+      const [node, ...argv] = scripts[name].split(' ');
+      expect(node).toBe('node');
+      const { nodeArgs, entry } = splitAtEntry(argv);
+      expect(entry).toMatch(name.startsWith('bench') ? /^bench\// : /^apps\/ops\//);
+      // the swc hook is how every entry point runs, not a V8 flag
+      const flags = nodeArgs.filter((arg, i) => arg !== '-r' && nodeArgs[i - 1] !== '-r');
+      return { where: `npm script ${name}`, app: 'ops', nodeArgs: flags, env: new Map() };
+    });
+    expect(nodeFlagProblems(runners)).toEqual([]);
+  });
+});

@@ -9,7 +9,10 @@ const LARGER_YOUNG_GENERATION = ['--max-semi-space-size=64'];
  * default is 16 MB): each holds a few batches of thousands of decoded events at a time, which outlive a
  * small young generation's scavenges and are copied, then promoted, again and again. On the bench
  * pipeline's catch-up (203,922 events, bench/PROFILE.md, third round) the indexer's CPU went from
- * 19.0–21.6 s to 15.6–17.9 s and the catch-up from 26.0–29.5 s to 22.0–26.0 s.
+ * 19.0–21.6 s to 15.6–17.9 s and the catch-up from 26.0–29.5 s to 22.0–26.0 s. So does the ops CLI,
+ * in whose process `ops replay` folds the whole log in batches of 50,000 events: bench/projector-replay
+ * (214,989 events) used 4.1–5.0 s of CPU against 4.6–5.8 s and was faster in five of six alternating
+ * pairs (bench/PROFILE.md, fourteenth round).
  *
  * The API, which serves many small concurrent requests, gets four:
  * - `--no-parallel-scavenge`: it scavenges on its main thread only. Its scavenges are short (~1.5 ms)
@@ -37,13 +40,14 @@ const LARGER_YOUNG_GENERATION = ['--max-semi-space-size=64'];
  *   round).
  * A larger semi-space gained the API nothing and doubled its idle memory.
  *
- * On node's command line, before the entry point, everywhere the apps run: `npm start`, the benches and
- * the containers (docker/, k8s/; apps/ops/test/deploy-manifests.spec.ts keeps them equal to these).
+ * On node's command line, before the entry point, everywhere the apps run: `npm start`, `npm run ops`, the
+ * benches and the containers (docker/, k8s/; apps/ops/test/deploy-manifests.spec.ts keeps them equal to these).
  * Not NODE_OPTIONS: node refuses the API's flags there.
  */
 export const APP_NODE_FLAGS: Readonly<Record<string, readonly string[]>> = {
   indexer: LARGER_YOUNG_GENERATION,
   projector: LARGER_YOUNG_GENERATION,
+  ops: LARGER_YOUNG_GENERATION,
   api: [
     '--no-parallel-scavenge',
     '--no-memory-reducer',
