@@ -4,19 +4,11 @@ import { AccountsApiKeyLookup } from '../src/database/accounts-api-key-lookup';
 import { BackgroundDataSource } from '../src/database/background-data-source';
 import { createAppLogger } from '../src/logger';
 import { SPEC_TIER_LIMITS } from '../src/rate-limit/tier-limits';
+import { eventually } from './support/eventually';
 import { TcpProxy } from './support/tcp-proxy';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const logger = createAppLogger('silent');
-
-/** Polls until the condition holds (the database reconnects in the background). */
-async function eventually(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 // Reconnection tests poll for up to 10 s.
 jest.setTimeout(30_000);

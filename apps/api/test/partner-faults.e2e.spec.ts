@@ -7,21 +7,11 @@ import Redis from 'ioredis';
 import type { GiveawaysRuntime } from '../src/partner-giveaways/purchase/start-partner-giveaways';
 import { TicketBuyerChain } from '../src/partner-giveaways/purchase/ticket-buyer-chain';
 import { PartnerHarness, post } from './support/partner-harness';
+import { eventually } from './support/eventually';
 import { TcpProxy } from './support/tcp-proxy';
 import type { TestApp } from './support/test-app';
 
 jest.setTimeout(60_000);
-
-/** Polls until the condition holds. */
-async function eventually<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** Deletes every key of a queue namespace, as a Redis restart without persistence (or a FLUSHALL) would. */
 async function wipeKeys(url: string, prefix: string): Promise<number> {

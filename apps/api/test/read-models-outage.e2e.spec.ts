@@ -2,18 +2,11 @@ import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries 
 import { createTestDatabase, type TestDatabase } from '@lottery/testing';
 import { BackgroundDataSource } from '../src/database/background-data-source';
 import { createAppLogger } from '../src/logger';
+import { eventually } from './support/eventually';
 import { TcpProxy } from './support/tcp-proxy';
 import { startTestApp, type TestApp } from './support/test-app';
 
 jest.setTimeout(30_000);
-
-async function eventually(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /**
  * The Data API on the real read-model queries (which run on the data source's own pg pool) while their
