@@ -48,5 +48,9 @@ describe('output formatting', () => {
       { numRuns: 5_000 },
     );
     expect(() => formatTimestamp(new Date(NaN))).toThrow(RangeError);
+    // seconds with a fraction of a millisecond: the Date of them, as before
+    for (const seconds of [1.0005, -1.0005, 1_700_000_000.1234, -0.0004]) {
+      expect(formatTimestamp(seconds)).toBe(new Date(seconds * 1000).toISOString());
+    }
   });
 });

@@ -1,6 +1,7 @@
 /** The Data API's Timestamp: ISO 8601 UTC with exactly three millisecond digits and a Z. */
 export function formatTimestamp(value: Date | number): string {
-  const ms = typeof value === 'number' ? value * 1000 : value.getTime();
+  // whole milliseconds, cut toward zero, as a Date makes of them
+  const ms = Math.trunc(typeof value === 'number' ? value * 1000 : value.getTime());
   if (!Number.isFinite(ms)) throw new RangeError('invalid date');
   return isoUtc(ms);
 }
