@@ -10,7 +10,7 @@ import { startTestApp, type TestApp } from './support/test-app';
 
 const logger = createAppLogger('silent');
 
-// Reconnection tests poll for up to 10 s.
+// Reconnection tests poll for up to 20 s (support/eventually).
 jest.setTimeout(30_000);
 
 // Keys on a real Postgres database (schema lottery_accounts); read models: InMemoryReadModels.

@@ -240,6 +240,17 @@ describe('Data API endpoints', () => {
       expect([url, elsewhere.statusCode, elsewhere.headers['access-control-allow-origin']]).toEqual([url, 204, '*']);
     }
     expect(simple.headers['vary']).toBeUndefined();
+    // refusals and errors are readable cross-origin too: a browser client sees their codes and limits
+    const origin = { origin: 'https://example.org' };
+    for (const [method, url, headers, status] of [
+      ['GET', '/v1/nope', origin, 404],
+      ['POST', '/v1/rounds', origin, 405],
+      ['GET', '/v1/rounds', { ...origin, authorization: 'Bearer lt_live_' + 'Z'.repeat(22) }, 401],
+    ] as const) {
+      const refused = await api.request({ method, url, headers });
+      expect([url, refused.statusCode, refused.headers['access-control-allow-origin']]).toEqual([url, status, '*']);
+      expect(String(refused.headers['access-control-expose-headers'])).toContain('X-RateLimit-Remaining');
+    }
   });
 
   it('answers an OPTIONS that is not a preflight like any other method: 405 on a path, 404 elsewhere', async () => {

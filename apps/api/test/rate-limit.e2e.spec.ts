@@ -126,6 +126,9 @@ describe('rate limits on Redis', () => {
         midnight.setUTCHours(24, 0, 0, 0);
         expect(r.headers['x-ratelimit-reset']).toBe(String(midnight.getTime()));
         expect(Number(r.headers['retry-after'])).toBeGreaterThan(60);
+        // a browser client may read the refusal and its limits (CORS, apps/api/src/http/cors.ts)
+        expect(r.headers['access-control-allow-origin']).toBe('*');
+        expect(String(r.headers['access-control-expose-headers'])).toContain('Retry-After');
       }
     }
     expect(statuses).toEqual([
