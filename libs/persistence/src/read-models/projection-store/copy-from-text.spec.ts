@@ -1,4 +1,7 @@
-import { copyText } from './copy-from-text';
+import { copyTextChunks } from './copy-from-text';
+
+const copyText = (rows: Parameters<typeof copyTextChunks>[0], chunkChars = 1 << 20) =>
+  [...copyTextChunks(rows, chunkChars)].join('');
 
 describe('COPY text encoding', () => {
   it('writes tab-separated rows with \\N for null, t/f booleans, ISO dates and array literals', () => {
@@ -11,5 +14,17 @@ describe('COPY text encoding', () => {
     expect(copyText([['{"a":"x\\\\y"}', 'tab\there', 'line\nbreak\r']])).toBe(
       '{"a":"x\\\\\\\\y"}\ttab\\there\tline\\nbreak\\r\n',
     );
+  });
+
+  it('hands the text out in pieces of whole lines, about the size asked, nothing lost or repeated', () => {
+    const rows = Array.from({ length: 1000 }, (_, i) => [i, `row ${i}`]);
+    const pieces = [...copyTextChunks(rows, 100)];
+    expect(pieces.length).toBeGreaterThan(50);
+    for (const piece of pieces) {
+      expect(piece.endsWith('\n')).toBe(true);
+      expect(piece.length).toBeLessThan(100 + 20);
+    }
+    expect(pieces.join('')).toBe(rows.map(([i, text]) => `${i}\t${text}\n`).join(''));
+    expect([...copyTextChunks([], 100)]).toEqual([]);
   });
 });

@@ -6,35 +6,57 @@ import type { SqlExecutor } from './fold-models';
 interface CopyConnection {
   sendCopyFromChunk(chunk: Buffer): void;
   endCopyFrom(): void;
+  sendCopyFail(message: string): void;
 }
 
-const CHUNK = 1 << 20;
+/**
+ * COPY text goes out in pieces of about this many characters, each as soon as it is encoded: Postgres
+ * parses and inserts one piece while the next is encoded (on two cores the projector's replay waited
+ * for its own COPY statements, bench/PROFILE.md, fourteenth round).
+ */
+const CHUNK_CHARS = 256 * 1024;
 
 /**
- * COPY … FROM STDIN with the rows already encoded as COPY text. Bulk ticket rows go this way because
+ * COPY … FROM STDIN of rows encoded to COPY text as they are sent. Bulk ticket rows go this way because
  * COPY is the cheapest path into Postgres (about 2.5× faster than json_to_recordset or unnest
- * parameters, measured on the projector's benchmark). A pg Query whose copy-in handler sends the text.
+ * parameters, measured on the projector's benchmark). A pg Query whose copy-in handler encodes and sends.
+ * A row that cannot be encoded fails the COPY (CopyFail), which rejects with the encoding error and
+ * leaves the connection usable; the caller's transaction is then aborted.
  */
-class CopyFromTextQuery extends Query {
+class CopyRowsQuery extends Query {
   constructor(
     sql: string,
-    // not `text`: pg's Query keeps the SQL in this.text
-    private readonly copyRows: string,
+    // not `rows` nor `text`: pg's Query keeps its own in those (rows per fetch, the SQL)
+    private readonly copyRows: readonly CopyRow[],
+    private readonly copyFailure: { error?: unknown },
     done: (error: Error | undefined) => void,
   ) {
     super(sql, undefined, done);
   }
 
   handleCopyInResponse(connection: CopyConnection): void {
-    const bytes = Buffer.from(this.copyRows, 'utf8');
-    for (let i = 0; i < bytes.length; i += CHUNK) connection.sendCopyFromChunk(bytes.subarray(i, i + CHUNK));
+    try {
+      for (const chunk of copyTextChunks(this.copyRows, CHUNK_CHARS)) {
+        connection.sendCopyFromChunk(Buffer.from(chunk, 'utf8'));
+      }
+    } catch (error) {
+      this.copyFailure.error = error;
+      connection.sendCopyFail(error instanceof Error ? error.message : String(error));
+      return;
+    }
     connection.endCopyFrom();
   }
 }
 
-export function copyFromText(client: ClientBase, sql: string, text: string): Promise<void> {
+export function copyFromRows(client: ClientBase, sql: string, rows: readonly CopyRow[]): Promise<void> {
+  const failure: { error?: unknown } = {};
   return new Promise((resolve, reject) => {
-    void client.query(new CopyFromTextQuery(sql, text, (error) => (error ? reject(error) : resolve())));
+    const done = (error: Error | undefined) => {
+      if (failure.error !== undefined) reject(failure.error);
+      else if (error) reject(error);
+      else resolve();
+    };
+    void client.query(new CopyRowsQuery(sql, rows, failure, done));
   });
 }
 
@@ -46,11 +68,12 @@ export async function sqlExecutorFor(runner: QueryRunner): Promise<SqlExecutor> 
   const client = (await runner.connect()) as ClientBase;
   return {
     query: (sql, params) => client.query(sql, params).then((result) => result.rows),
-    copyFrom: (sql, text) => copyFromText(client, sql, text),
+    copyFrom: (sql, rows) => copyFromRows(client, sql, rows),
   };
 }
 
-type CopyValue = string | number | bigint | boolean | Date | null | readonly (number | string)[];
+export type CopyValue = string | number | bigint | boolean | Date | null | readonly (number | string)[];
+export type CopyRow = readonly CopyValue[];
 
 const SPECIAL = /[\\\t\n\r]/;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
@@ -65,10 +88,26 @@ function field(v: CopyValue): string {
   return `{${v.join(',')}}`;
 }
 
-/** Rows as COPY text format (tab-separated, \\N for null). Array elements must not need quoting. */
-export function copyText(rows: readonly (readonly CopyValue[])[]): string {
-  const lines = new Array<string>(rows.length + 1);
-  for (let r = 0; r < rows.length; r++) lines[r] = rows[r].map(field).join('\t');
-  lines[rows.length] = '';
-  return lines.join('\n');
+/**
+ * Rows as COPY text format (tab-separated, \\N for null), whole lines of about `chunkChars` characters
+ * at a time. Array elements must not need quoting.
+ */
+export function* copyTextChunks(rows: readonly CopyRow[], chunkChars: number): Generator<string> {
+  let lines: string[] = [];
+  let size = 0;
+  for (const row of rows) {
+    const line = row.map(field).join('\t');
+    lines.push(line);
+    size += line.length + 1;
+    if (size >= chunkChars) {
+      lines.push('');
+      yield lines.join('\n');
+      lines = [];
+      size = 0;
+    }
+  }
+  if (lines.length > 0) {
+    lines.push('');
+    yield lines.join('\n');
+  }
 }

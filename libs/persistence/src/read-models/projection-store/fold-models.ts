@@ -1,4 +1,5 @@
 import type { Hex } from '@lottery/domain';
+import type { CopyRow } from './copy-from-text';
 
 /**
  * The read-model rows as the projector reads and writes them, in domain types. The projector owns every
@@ -9,8 +10,8 @@ import type { Hex } from '@lottery/domain';
 export interface SqlExecutor {
   // TypeORM types query() as Promise<any>; callers cast rows to the shapes below.
   query(sql: string, params?: unknown[]): Promise<unknown>;
-  /** Runs a COPY … FROM STDIN with rows in COPY text format. */
-  copyFrom(sql: string, text: string): Promise<void>;
+  /** Runs a COPY … FROM STDIN of these rows (encoded to COPY text as they are sent). */
+  copyFrom(sql: string, rows: readonly CopyRow[]): Promise<void>;
 }
 
 export interface ProjectorCursor {

@@ -13,7 +13,6 @@ import type {
   TicketOutcome,
   WalletDelta,
 } from './fold-models';
-import { copyText } from './copy-from-text';
 import { outcomeCopyRow, roundToJson, ticketCopyRow, type JsonRow } from './model-codec';
 import {
   CHAIN_EVENT_COLUMNS,
@@ -53,7 +52,7 @@ export class FoldWrites {
     if (events.length === 0) return;
     await this.db.copyFrom(
       copyInto(`${this.s}.chain_events`, CHAIN_EVENT_COLUMNS),
-      copyText(events.map((e) => [e.blockNumber, e.logIndex, e.blockHash, JSON.stringify(e.event)])),
+      events.map((e) => [e.blockNumber, e.logIndex, e.blockHash, JSON.stringify(e.event)]),
     );
   }
 
@@ -66,17 +65,14 @@ export class FoldWrites {
 
   async insertTickets(tickets: readonly TicketModel[]): Promise<void> {
     if (tickets.length > 0) {
-      await this.db.copyFrom(copyInto(`${this.s}.tickets`, TICKET_COLUMNS), copyText(tickets.map(ticketCopyRow)));
+      await this.db.copyFrom(copyInto(`${this.s}.tickets`, TICKET_COLUMNS), tickets.map(ticketCopyRow));
     }
   }
 
   /** Outcomes of tickets drawn in this batch (with their claim, if claimed in the same batch). */
   async insertOutcomes(tickets: readonly (DrawnTicket & { outcome: TicketOutcome })[]): Promise<void> {
     if (tickets.length > 0) {
-      await this.db.copyFrom(
-        copyInto(`${this.s}.ticket_outcomes`, OUTCOME_COLUMNS),
-        copyText(tickets.map(outcomeCopyRow)),
-      );
+      await this.db.copyFrom(copyInto(`${this.s}.ticket_outcomes`, OUTCOME_COLUMNS), tickets.map(outcomeCopyRow));
     }
   }
 
@@ -124,20 +120,18 @@ export class FoldWrites {
     );
     await this.db.copyFrom(
       copyInto(stage, WALLET_DELTA_COLUMNS),
-      copyText(
-        deltas.map((d) => [
-          d.address,
-          d.tickets,
-          d.wins,
-          d.winnings,
-          d.spent,
-          d.referralFees,
-          d.referralPending,
-          d.roundsPlayed,
-          d.firstSeenAt,
-          d.lastSeenAt,
-        ]),
-      ),
+      deltas.map((d) => [
+        d.address,
+        d.tickets,
+        d.wins,
+        d.winnings,
+        d.spent,
+        d.referralFees,
+        d.referralPending,
+        d.roundsPlayed,
+        d.firstSeenAt,
+        d.lastSeenAt,
+      ]),
     );
     await this.db.query(
       `INSERT INTO ${this.s}.wallet_stats AS w (${columns}) SELECT ${columns} FROM ${stage}

@@ -1,5 +1,6 @@
 import type { Hex } from '@lottery/domain';
 import type { DrawnTicket, RoundModel, StoredTicket, TicketModel, TicketOutcome } from './fold-models';
+import type { CopyRow } from './copy-from-text';
 
 /**
  * Models ↔ rows. Outbound rows are JSON-safe (bigints as decimal strings, dates as ISO strings) because
@@ -106,8 +107,6 @@ export function roundFromDb(r: RoundDbRow): RoundModel {
     topPrizeWinnersCount: r.top_prize_winners_count,
   };
 }
-
-type CopyRow = (string | number | boolean | Date | null | readonly number[])[];
 
 /** TICKET_COLUMNS order. */
 export function ticketCopyRow(t: TicketModel): CopyRow {
