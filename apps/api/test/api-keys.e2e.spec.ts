@@ -4,13 +4,13 @@ import { AccountsApiKeyLookup } from '../src/database/accounts-api-key-lookup';
 import { BackgroundDataSource } from '../src/database/background-data-source';
 import { createAppLogger } from '../src/logger';
 import { SPEC_TIER_LIMITS } from '../src/rate-limit/tier-limits';
-import { eventually } from './support/eventually';
+import { eventually } from '@lottery/pipeline-testing';
 import { TcpProxy } from './support/tcp-proxy';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const logger = createAppLogger('silent');
 
-// Reconnection tests poll for up to 20 s (support/eventually).
+// Reconnection tests poll for up to 20 s.
 jest.setTimeout(30_000);
 
 // Keys on a real Postgres database (schema lottery_accounts); read models: InMemoryReadModels.
@@ -96,7 +96,11 @@ describe('API keys on Postgres', () => {
     expect(ready.json()).toMatchObject({ status: 'not_ready', checks: { accounts_database: expect.any(String) } });
 
     await proxy.up();
-    await eventually(async () => (await get('/v1/rounds', key)).statusCode === 200);
+    await eventually(
+      async () => (await get('/v1/rounds', key)).statusCode === 200,
+      'the API serving the key again',
+      20_000,
+    );
     expect((await api.request('/health/ready')).json()).toEqual({
       status: 'ready',
       checks: { accounts_database: 'ok' },

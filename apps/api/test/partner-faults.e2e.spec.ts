@@ -1,13 +1,12 @@
 import { partnerSource } from '@lottery/chain';
 import type { Hex } from '@lottery/domain';
 import type { GrantRecord } from '@lottery/persistence';
-import { testWallets } from '@lottery/pipeline-testing';
+import { eventually, testWallets } from '@lottery/pipeline-testing';
 import { startRpcFaultProxy } from '@lottery/testing';
 import Redis from 'ioredis';
 import type { GiveawaysRuntime } from '../src/partner-giveaways/purchase/start-partner-giveaways';
 import { TicketBuyerChain } from '../src/partner-giveaways/purchase/ticket-buyer-chain';
 import { PartnerHarness, post } from './support/partner-harness';
-import { eventually } from './support/eventually';
 import { TcpProxy } from './support/tcp-proxy';
 import type { TestApp } from './support/test-app';
 
@@ -98,7 +97,11 @@ describe('partner free tickets under faults', () => {
     // Recovery on start queues both.
     harness.runtime({ redis: namespace() });
     for (const { grantId, hash } of [mined, unsent]) {
-      await eventually(async () => (await harness.partners.grant(grantId))?.status === 'succeeded');
+      await eventually(
+        async () => (await harness.partners.grant(grantId))?.status === 'succeeded',
+        'the grant to succeed',
+        20_000,
+      );
       expect((await harness.partners.grant(grantId))?.txHash).toBe(hash);
     }
     // One transaction more: the unsent one's, exactly as signed. Nothing was signed anew.
@@ -114,12 +117,20 @@ describe('partner free tickets under faults', () => {
     const taker = await signedBefore(id, takerWallet, true);
 
     harness.runtime({ redis: namespace() });
-    const released = await eventually(async () => {
-      const grant = await harness.partners.grant(late.grantId);
-      return grant?.status === 'failed' && grant;
-    });
+    const released = await eventually(
+      async () => {
+        const grant = await harness.partners.grant(late.grantId);
+        return grant?.status === 'failed' && grant;
+      },
+      'the late grant released as failed',
+      20_000,
+    );
     expect(released.error).toMatch(/^Transaction failed: .*nonce/i);
-    await eventually(async () => (await harness.partners.grant(taker.grantId))?.status === 'succeeded');
+    await eventually(
+      async () => (await harness.partners.grant(taker.grantId))?.status === 'succeeded',
+      "the taker's grant to succeed",
+      20_000,
+    );
     expect((await harness.partners.get(id)).quantityLeft).toBe(1);
     await harness.expectConsistent(id, 2);
   });
@@ -134,12 +145,16 @@ describe('partner free tickets under faults', () => {
 
       harness.runtime({ redis: namespace(), config: { rpcUrl: proxy.url } });
       // Refused on several attempts: still sent, the ticket still reserved.
-      await eventually(async () => proxy.stats.refusals >= 3);
+      await eventually(async () => proxy.stats.refusals >= 3, 'three refused broadcasts', 20_000);
       expect((await harness.partners.grant(held.grantId))?.status).toBe('sent');
       expect((await harness.partners.get(id)).quantityLeft).toBe(0);
 
       proxy.faults.refuseMethods = [];
-      await eventually(async () => (await harness.partners.grant(held.grantId))?.status === 'succeeded');
+      await eventually(
+        async () => (await harness.partners.grant(held.grantId))?.status === 'succeeded',
+        'the held grant to succeed',
+        20_000,
+      );
       expect((await harness.partners.grant(held.grantId))?.txHash).toBe(held.hash);
       expect(await harness.chain.operatorNonce()).toBe(nonce + 1);
       await harness.expectConsistent(id, 1);
@@ -158,7 +173,7 @@ describe('partner free tickets under faults', () => {
       const nonce = await harness.chain.operatorNonce();
       const response = post(api, key, wallet);
       // Signed and recorded as sent, then stuck: the worker goes away right there.
-      await eventually(() => grantOf(id, wallet, 'sent'));
+      await eventually(() => grantOf(id, wallet, 'sent'), 'the grant sent', 20_000);
       await signer.worker?.stop({ abandon: true });
 
       const restarted = harness.runtime({ redis: queue });
@@ -180,9 +195,9 @@ describe('partner free tickets under faults', () => {
       const [first, second] = testWallets(2, 24);
       const nonce = await harness.chain.operatorNonce();
       const responses = [post(api, key, first)];
-      await eventually(() => grantOf(id, first, 'sent'));
+      await eventually(() => grantOf(id, first, 'sent'), 'the first grant sent', 20_000);
       responses.push(post(api, key, second));
-      await eventually(() => grantOf(id, second, 'pending'));
+      await eventually(() => grantOf(id, second, 'pending'), 'the second grant pending', 20_000);
 
       expect(await wipeKeys(queue.url, queue.keyPrefix)).toBeGreaterThan(0);
       proxy.faults.hangMethods = [];
@@ -216,7 +231,11 @@ describe('partner free tickets under faults', () => {
     // Restarted empty: everything the queue knew is gone.
     await wipeKeys(harness.redis.url, queue.keyPrefix);
     await redisProxy.up();
-    await eventually(async () => (await harness.partners.grant(orphan.grant.id))?.status === 'succeeded');
+    await eventually(
+      async () => (await harness.partners.grant(orphan.grant.id))?.status === 'succeeded',
+      'the orphan grant to succeed',
+      20_000,
+    );
     await expectSuccess(post(api, key, during));
     await harness.expectConsistent(id, 3);
   });
@@ -232,7 +251,11 @@ describe('partner free tickets under faults', () => {
       if (!reservation.reserved) throw new Error('expected a reservation');
       runtime = harness.runtime({ redis: null });
       api = await harness.api(runtime);
-      await eventually(async () => (await harness.partners.grant(reservation.grant.id))?.status === 'succeeded');
+      await eventually(
+        async () => (await harness.partners.grant(reservation.grant.id))?.status === 'succeeded',
+        "the reservation's grant to succeed",
+        20_000,
+      );
       await expectSuccess(post(api, key, next));
       await harness.expectConsistent(id, 2);
     });

@@ -2,7 +2,7 @@ import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries 
 import { createTestDatabase, type TestDatabase } from '@lottery/testing';
 import { BackgroundDataSource } from '../src/database/background-data-source';
 import { createAppLogger } from '../src/logger';
-import { eventually } from './support/eventually';
+import { eventually } from '@lottery/pipeline-testing';
 import { TcpProxy } from './support/tcp-proxy';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -52,7 +52,7 @@ describe('Data API while the read-model database is unreachable', () => {
     expect(before.headers['retry-after']).toBe('1');
 
     await proxy.up();
-    await eventually(async () => (await rounds()).statusCode === 200);
+    await eventually(async () => (await rounds()).statusCode === 200, 'the read models reachable', 20_000);
     expect((await rounds()).json()).toEqual({ data: [], next_cursor: null, has_more: false });
 
     await proxy.down();
@@ -60,6 +60,6 @@ describe('Data API while the read-model database is unreachable', () => {
     expect([cut.statusCode, cut.json().error.code]).toEqual([503, 'upstream_unavailable']);
 
     await proxy.up();
-    await eventually(async () => (await rounds()).statusCode === 200);
+    await eventually(async () => (await rounds()).statusCode === 200, 'the read models reachable again', 20_000);
   });
 });
