@@ -24,11 +24,13 @@ const CHUNK_CHARS = 256 * 1024;
  * leaves the connection usable; the caller's transaction is then aborted.
  */
 class CopyRowsQuery extends Query {
+  /** What failed to encode, when a row did: the COPY's own error, before Postgres's "COPY … failed". */
+  encodingError: unknown = undefined;
+
   constructor(
     sql: string,
     // not `rows` nor `text`: pg's Query keeps its own in those (rows per fetch, the SQL)
     private readonly copyRows: readonly CopyRow[],
-    private readonly copyFailure: { error?: unknown },
     done: (error: Error | undefined) => void,
   ) {
     super(sql, undefined, done);
@@ -40,7 +42,7 @@ class CopyRowsQuery extends Query {
         connection.sendCopyFromChunk(Buffer.from(chunk, 'utf8'));
       }
     } catch (error) {
-      this.copyFailure.error = error;
+      this.encodingError = error;
       connection.sendCopyFail(error instanceof Error ? error.message : String(error));
       return;
     }
@@ -49,14 +51,13 @@ class CopyRowsQuery extends Query {
 }
 
 export function copyFromRows(client: ClientBase, sql: string, rows: readonly CopyRow[]): Promise<void> {
-  const failure: { error?: unknown } = {};
   return new Promise((resolve, reject) => {
-    const done = (error: Error | undefined) => {
-      if (failure.error !== undefined) reject(failure.error);
+    const query: CopyRowsQuery = new CopyRowsQuery(sql, rows, (error) => {
+      if (query.encodingError !== undefined) reject(query.encodingError);
       else if (error) reject(error);
       else resolve();
-    };
-    void client.query(new CopyRowsQuery(sql, rows, failure, done));
+    });
+    void client.query(query);
   });
 }
 
