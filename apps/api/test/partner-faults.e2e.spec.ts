@@ -12,6 +12,9 @@ import type { TestApp } from './support/test-app';
 
 jest.setTimeout(60_000);
 
+/** How long a test waits for the signer and its recovery to reach a state. */
+const PATIENCE_MS = 20_000;
+
 /** Deletes every key of a queue namespace, as a Redis restart without persistence (or a FLUSHALL) would. */
 async function wipeKeys(url: string, prefix: string): Promise<number> {
   const client = new Redis(url);
@@ -55,6 +58,14 @@ describe('partner free tickets under faults', () => {
   const grantOf = async (partnerId: number, wallet: Hex, status?: GrantRecord['status']) =>
     (await harness.partners.grants({ partnerId, wallet })).find((g) => status === undefined || g.status === status);
 
+  /** Waits (up to PATIENCE_MS) until the signer has bought a grant's ticket. */
+  const untilSucceeded = (grantId: string) =>
+    eventually(
+      async () => (await harness.partners.grant(grantId))?.status === 'succeeded',
+      `grant ${grantId} to succeed`,
+      PATIENCE_MS,
+    );
+
   const expectSuccess = async (response: Promise<{ json(): unknown }>) =>
     expect((await response).json()).toMatchObject({ success: true, message: 'Free ticket purchased' });
 
@@ -97,11 +108,7 @@ describe('partner free tickets under faults', () => {
     // Recovery on start queues both.
     harness.runtime({ redis: namespace() });
     for (const { grantId, hash } of [mined, unsent]) {
-      await eventually(
-        async () => (await harness.partners.grant(grantId))?.status === 'succeeded',
-        'the grant to succeed',
-        20_000,
-      );
+      await untilSucceeded(grantId);
       expect((await harness.partners.grant(grantId))?.txHash).toBe(hash);
     }
     // One transaction more: the unsent one's, exactly as signed. Nothing was signed anew.
@@ -123,14 +130,10 @@ describe('partner free tickets under faults', () => {
         return grant?.status === 'failed' && grant;
       },
       'the late grant released as failed',
-      20_000,
+      PATIENCE_MS,
     );
     expect(released.error).toMatch(/^Transaction failed: .*nonce/i);
-    await eventually(
-      async () => (await harness.partners.grant(taker.grantId))?.status === 'succeeded',
-      "the taker's grant to succeed",
-      20_000,
-    );
+    await untilSucceeded(taker.grantId);
     expect((await harness.partners.get(id)).quantityLeft).toBe(1);
     await harness.expectConsistent(id, 2);
   });
@@ -145,16 +148,12 @@ describe('partner free tickets under faults', () => {
 
       harness.runtime({ redis: namespace(), config: { rpcUrl: proxy.url } });
       // Refused on several attempts: still sent, the ticket still reserved.
-      await eventually(async () => proxy.stats.refusals >= 3, 'three refused broadcasts', 20_000);
+      await eventually(async () => proxy.stats.refusals >= 3, 'three refused broadcasts', PATIENCE_MS);
       expect((await harness.partners.grant(held.grantId))?.status).toBe('sent');
       expect((await harness.partners.get(id)).quantityLeft).toBe(0);
 
       proxy.faults.refuseMethods = [];
-      await eventually(
-        async () => (await harness.partners.grant(held.grantId))?.status === 'succeeded',
-        'the held grant to succeed',
-        20_000,
-      );
+      await untilSucceeded(held.grantId);
       expect((await harness.partners.grant(held.grantId))?.txHash).toBe(held.hash);
       expect(await harness.chain.operatorNonce()).toBe(nonce + 1);
       await harness.expectConsistent(id, 1);
@@ -173,7 +172,7 @@ describe('partner free tickets under faults', () => {
       const nonce = await harness.chain.operatorNonce();
       const response = post(api, key, wallet);
       // Signed and recorded as sent, then stuck: the worker goes away right there.
-      await eventually(() => grantOf(id, wallet, 'sent'), 'the grant sent', 20_000);
+      await eventually(() => grantOf(id, wallet, 'sent'), 'the grant sent', PATIENCE_MS);
       await signer.worker?.stop({ abandon: true });
 
       const restarted = harness.runtime({ redis: queue });
@@ -195,9 +194,9 @@ describe('partner free tickets under faults', () => {
       const [first, second] = testWallets(2, 24);
       const nonce = await harness.chain.operatorNonce();
       const responses = [post(api, key, first)];
-      await eventually(() => grantOf(id, first, 'sent'), 'the first grant sent', 20_000);
+      await eventually(() => grantOf(id, first, 'sent'), 'the first grant sent', PATIENCE_MS);
       responses.push(post(api, key, second));
-      await eventually(() => grantOf(id, second, 'pending'), 'the second grant pending', 20_000);
+      await eventually(() => grantOf(id, second, 'pending'), 'the second grant pending', PATIENCE_MS);
 
       expect(await wipeKeys(queue.url, queue.keyPrefix)).toBeGreaterThan(0);
       proxy.faults.hangMethods = [];
@@ -231,11 +230,7 @@ describe('partner free tickets under faults', () => {
     // Restarted empty: everything the queue knew is gone.
     await wipeKeys(harness.redis.url, queue.keyPrefix);
     await redisProxy.up();
-    await eventually(
-      async () => (await harness.partners.grant(orphan.grant.id))?.status === 'succeeded',
-      'the orphan grant to succeed',
-      20_000,
-    );
+    await untilSucceeded(orphan.grant.id);
     await expectSuccess(post(api, key, during));
     await harness.expectConsistent(id, 3);
   });
@@ -251,11 +246,7 @@ describe('partner free tickets under faults', () => {
       if (!reservation.reserved) throw new Error('expected a reservation');
       runtime = harness.runtime({ redis: null });
       api = await harness.api(runtime);
-      await eventually(
-        async () => (await harness.partners.grant(reservation.grant.id))?.status === 'succeeded',
-        "the reservation's grant to succeed",
-        20_000,
-      );
+      await untilSucceeded(reservation.grant.id);
       await expectSuccess(post(api, key, next));
       await harness.expectConsistent(id, 2);
     });
