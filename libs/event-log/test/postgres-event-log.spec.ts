@@ -1,8 +1,10 @@
 jest.setTimeout(60_000);
 
 import { createTestDatabase, type TestDatabase, uniqueName } from '@lottery/testing';
+import { Client } from 'pg';
 import { createEventLog } from '../src';
 import { describeEventLogContract } from './event-log-contract';
+import { checkpointAt, ticketEvents } from './sample-events';
 
 let database: TestDatabase;
 
@@ -17,4 +19,37 @@ afterAll(async () => {
 describeEventLogContract('postgres', async () => {
   const schema = uniqueName('log', 40);
   return { open: () => createEventLog({ kind: 'postgres', databaseUrl: database.url, schema }) };
+});
+
+describe('postgres event log storage', () => {
+  it('converts a log whose envelopes are jsonb (created before they were json) on init, keeping every event', async () => {
+    const schema = uniqueName('log', 40);
+    const first = createEventLog({ kind: 'postgres', databaseUrl: database.url, schema });
+    const second = createEventLog({ kind: 'postgres', databaseUrl: database.url, schema });
+    const client = new Client({ connectionString: database.url });
+    await client.connect();
+    const columnType = async () =>
+      (
+        await client.query<{ type: string }>(
+          `SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute
+            WHERE attrelid = '"${schema}".event_log'::regclass AND attname = 'envelope'`,
+        )
+      ).rows[0].type;
+    try {
+      await first.init();
+      const events = ticketEvents(30);
+      await first.append(events.slice(0, 20), checkpointAt(2));
+      await client.query(`ALTER TABLE "${schema}".event_log ALTER COLUMN envelope TYPE jsonb USING envelope::jsonb`);
+      expect(await columnType()).toBe('jsonb');
+
+      await second.init();
+      expect(await columnType()).toBe('json');
+      await second.append(events.slice(20), checkpointAt(3));
+      expect((await second.read(await second.head(), 100)).map((logged) => logged.event)).toEqual(events);
+    } finally {
+      await client.end();
+      await first.close();
+      await second.close();
+    }
+  });
 });

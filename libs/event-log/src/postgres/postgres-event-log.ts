@@ -54,7 +54,7 @@ export class PostgresEventLog implements EventLog {
         await client.query(
           `INSERT INTO ${this.names.events} (event_id, type, block_number, envelope)
            SELECT e->>'id', e->>'type', (e->>'blockNumber')::bigint, e
-           FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS appended(e, n)
+           FROM json_array_elements($1::json) WITH ORDINALITY AS appended(e, n)
            ORDER BY n`,
           [`[${chunk.join(',')}]`],
         );
