@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { replayIntoFreshSchema, type ReplayProgress } from '../src';
+import type { ChainEventEnvelope } from '@lottery/domain';
+import { PoisonEventError, replayIntoFreshSchema, type ReplayProgress } from '../src';
 import { dumpSchema } from '@lottery/testing';
 import { lotteryHistory, expectSameReadModels, referenceFold, logWithReorg, must } from '@lottery/fold-testing';
 import { MemoryLog } from './support/memory-log';
@@ -7,6 +8,10 @@ import { CHAIN_ID, startProjection, type ProjectionHarness } from './support/pro
 
 const history = lotteryHistory({ seed: 41, settledRounds: 3, purchasesPerRound: 50, wallets: 10 });
 const blocks = [...new Set(history.map((e) => e.blockNumber))];
+/** The drawing still selling when the history ends: its first ticket is many batches before the end. */
+const openRound = String(
+  Math.max(...history.flatMap((e) => (e.type === 'NewDrawingInitialized' ? [Number(e.payload.drawingId)] : []))),
+);
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** The schema's indexes as Postgres defines them, with the schema's own name taken out. */
@@ -116,4 +121,48 @@ describe('replay folds the log into a fresh schema and switches it in', () => {
     await projector;
     await expectSameReadModels(h.queries, referenceFold(history));
   });
+
+  it.each([
+    // the original is in an earlier batch, whose rows are written while later batches fold: the unique
+    // index finds the second purchase in the background, and the error still names it
+    [
+      'a ticket bought again in a later batch',
+      (e: ChainEventEnvelope) => e.type === 'TicketPurchased' && e.payload.currentDrawingId === openRound,
+      (p: object) => p,
+      /ticket \d+ was already bought/,
+    ],
+    // memory holds no such ticket, so the claim is looked up in the schema, after the queued writes
+    [
+      'a claim of an unknown ticket',
+      (e: ChainEventEnvelope) => e.type === 'TicketWinningsClaimed',
+      (p: object) => ({ ...p, userTicketId: '5' }),
+      /unknown ticket 5/,
+    ],
+  ])(
+    'stops at a poison event, naming it: %s; the live schema serves on as it was',
+    async (_name, pick, change, reason) => {
+      const log = new MemoryLog();
+      log.append(history);
+      await replayIntoFreshSchema({ url: h.db.url, chainId: CHAIN_ID, log });
+      const before = await dumpSchema(h.dataSource);
+      const model = must(history.find(pick), 'an event to copy');
+    expect(history.length - history.indexOf(model)).toBeGreaterThan(60);
+      const poison = {
+        ...model,
+        id: 'poison:replayed',
+        blockNumber: history[history.length - 1].blockNumber + 1,
+        logIndex: 1,
+        payload: change(model.payload),
+      } as ChainEventEnvelope;
+      log.append([poison]);
+      const error = await replayIntoFreshSchema({ url: h.db.url, chainId: CHAIN_ID, log, batchSize: 60 }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(PoisonEventError);
+      expect((error as PoisonEventError).eventId).toBe('poison:replayed');
+      expect((error as Error).message).toMatch(reason);
+      expect((error as Error).message).toContain(`(log position ${log.records.length})`);
+      expect(await dumpSchema(h.dataSource)).toBe(before);
+    },
+  );
 });

@@ -6,7 +6,8 @@ export { PostgresReadModelQueries } from './queries/postgres-read-model-queries'
 export { emptyWalletStats } from './queries/read-model-rows';
 export * from './projection-store/fold-models';
 export * from './projection-store/projection-store';
-export type { FoldReads } from './projection-store/fold-reads';
+export type { FoldReads, FoldReadsPort } from './projection-store/fold-reads';
+export { WriteBehind, type FailureContext } from './projection-store/write-behind';
 export type { FoldWrites } from './projection-store/fold-writes';
 export type { RevertStore } from './projection-store/revert-store';
 export { sqlExecutorFor } from './projection-store/copy-from-text';

@@ -18,6 +18,8 @@ export interface BatchOptions {
    */
   reorgWindowBlocks: number;
   roundKeys: OpenRoundKeys;
+  /** Told what each segment changed, after its writes were issued (a replay's memory of the fold state). */
+  onSegmentFolded?: (state: SegmentState) => void;
 }
 
 export interface BatchResult {
@@ -70,7 +72,7 @@ export async function applyBatchInTransaction(
   let segment: DecodedChainEvent[] = [];
   for (const r of records) {
     if (r.kind === 'revert') {
-      await foldSegment(store, segment, windowStart(), options.roundKeys);
+      await foldSegment(store, segment, windowStart(), options);
       segment = [];
       if (r.fromBlock <= cursor.lastBlock) {
         if (r.fromBlock < windowStart()) {
@@ -96,7 +98,7 @@ export async function applyBatchInTransaction(
       result.skipped += 1;
     }
   }
-  await foldSegment(store, segment, windowStart(), options.roundKeys);
+  await foldSegment(store, segment, windowStart(), options);
   if (batch.length > 0) cursor.position = Math.max(cursor.position ?? -Infinity, batch[batch.length - 1].position);
   const keepFrom = windowStart();
   if (keepFrom > cursor.retainedFromBlock) {
@@ -112,14 +114,15 @@ async function foldSegment(
   store: ProjectionStore,
   events: readonly DecodedChainEvent[],
   keepFrom: number,
-  roundKeys: OpenRoundKeys,
+  options: BatchOptions,
 ): Promise<void> {
   if (events.length === 0) return;
-  const fold = new SegmentFold(store.reads, await SegmentState.load(store.reads, events, roundKeys));
+  const fold = new SegmentFold(store.reads, await SegmentState.load(store.reads, events, options.roundKeys));
   for (const e of events) await fold.apply(e, e.blockNumber >= keepFrom);
   try {
     await flushSegment(store.writes, fold.state);
   } catch (error) {
     throw asDuplicateTicket(error, events) ?? error;
   }
+  options.onSegmentFolded?.(fold.state);
 }

@@ -1,5 +1,5 @@
 import type { Hex } from '@lottery/domain';
-import type { FoldReads } from '@lottery/persistence';
+import type { FoldReadsPort } from '@lottery/persistence';
 
 export interface RoundKeys {
   /** numbersCode of every ticket of the round so far: a ticket whose code is here is a duplicate. */
@@ -41,7 +41,7 @@ export class OpenRoundKeys {
     this.rounds.delete(roundId);
   }
 
-  async load(reads: FoldReads, roundIds: Iterable<bigint>): Promise<void> {
+  async load(reads: FoldReadsPort, roundIds: Iterable<bigint>): Promise<void> {
     for (const roundId of roundIds) {
       if (this.rounds.has(roundId)) continue;
       const stored = await reads.roundTicketKeys(roundId);

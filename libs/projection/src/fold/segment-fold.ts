@@ -1,5 +1,5 @@
 import { tierId, TIER_COUNT } from '@lottery/domain';
-import type { DrawnTicket, FoldReads, RoundModel, TicketToDraw } from '@lottery/persistence';
+import type { DrawnTicket, FoldReadsPort, RoundModel, TicketToDraw } from '@lottery/persistence';
 import type { DecodedBody, DecodedChainEvent } from '../decode/decoded-event';
 import { PoisonEventError } from '../poison-event-error';
 import { isDrawn, numbersFitRound, openedRound, payoutsFitTiers } from './round-rules';
@@ -19,6 +19,9 @@ const toDraw = (t: TicketToDraw, roundId: bigint): DrawnTicket => ({
   claimedTxHash: null,
 });
 
+/** A replay's memory hands a draw the tickets themselves (which carry their user ticket ids, for later claims). */
+const isWholeTicket = (t: TicketToDraw): t is TicketToDraw & DrawnTicket => 'normals' in t;
+
 type Body<T extends DecodedBody['type']> = Extract<DecodedBody, { type: T }>;
 type Drawable = RoundModel & { tierPayouts: bigint[]; winningNormals: number[]; winningBonusball: number };
 
@@ -28,7 +31,7 @@ type Drawable = RoundModel & { tierPayouts: bigint[]; winningNormals: number[]; 
  */
 export class SegmentFold {
   constructor(
-    private readonly reads: FoldReads,
+    private readonly reads: FoldReadsPort,
     readonly state: SegmentState,
   ) {}
 
@@ -202,7 +205,9 @@ export class SegmentFold {
       drawnBlock: e.blockNumber,
     };
     const tickets: DrawnTicket[] = [
-      ...(await this.reads.ticketsToDraw(round.id)).map((t) => this.state.loadedTicket(t.id) ?? toDraw(t, round.id)),
+      ...(await this.reads.ticketsToDraw(round.id)).map(
+        (t) => this.state.loadedTicket(t.id) ?? (isWholeTicket(t) ? t : toDraw(t, round.id)),
+      ),
       ...(this.state.newTicketsByRound.get(round.id) ?? []),
     ];
     await this.state.loadSchemesOf(this.reads, tickets);

@@ -1,7 +1,7 @@
 import type { Hex } from '@lottery/domain';
 import type {
   ChainEventRow,
-  FoldReads,
+  FoldReadsPort,
   PoolEntryModel,
   PoolTransactionModel,
   PoolWinnerModel,
@@ -52,7 +52,7 @@ export class SegmentState {
   ) {}
 
   static async load(
-    reads: FoldReads,
+    reads: FoldReadsPort,
     events: readonly DecodedChainEvent[],
     keys: OpenRoundKeys,
   ): Promise<SegmentState> {
@@ -123,7 +123,7 @@ export class SegmentState {
   }
 
   /** Schemes named by these tickets that are not in memory yet. */
-  async loadSchemesOf(reads: FoldReads, tickets: readonly Pick<DrawnTicket, 'referralScheme'>[]): Promise<void> {
+  async loadSchemesOf(reads: FoldReadsPort, tickets: readonly Pick<DrawnTicket, 'referralScheme'>[]): Promise<void> {
     const missing = new Set<Hex>();
     for (const t of tickets) if (t.referralScheme && !this.schemes.has(t.referralScheme)) missing.add(t.referralScheme);
     for (const s of await reads.referralSchemes([...missing])) this.schemes.set(s.schemeId, s);

@@ -14,9 +14,11 @@ import {
   type SqlExecutor,
 } from '@lottery/persistence';
 import type { DataSource, QueryRunner } from 'typeorm';
+import type { LogRecord } from '../decode/decode-event';
 import { applyBatchInTransaction } from '../fold/apply-batch';
 import { OpenRoundKeys } from '../fold/open-round-keys';
 import { DEFAULT_REORG_WINDOW_BLOCKS, Projection } from '../projection';
+import { CarriedFold } from './carried-fold';
 import { ProgressMeter, type ReplayProgress } from './replay-progress';
 
 /** The replay's connections: the fold uses one; the index build at the end uses both (two cores). */
@@ -70,7 +72,7 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
       options.onProgress?.(progress);
       return progress;
     };
-    const catchUp = async () => {
+    const catchUp = async (apply: (batch: readonly LogRecord[]) => Promise<unknown>) => {
       let batch = await options.log.read(position, batchSize);
       while (batch.length > 0) {
         options.signal?.throwIfAborted();
@@ -78,17 +80,26 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
         // read ahead on the log's own connection while this batch is folded
         const reading = options.log.read(after, batchSize);
         reading.catch(() => undefined);
-        await projection.applyBatch(batch);
+        await apply(batch);
         meter.add(batch.length);
         position = after;
         await report('folding');
         batch = await reading;
       }
     };
-    await catchUp();
+    // the bulk of the log: Postgres writes each batch while the next one is folded
+    const carried = await CarriedFold.open(dataSource, { schema: next, chainId: options.chainId, reorgWindowBlocks });
+    try {
+      await catchUp((batch) => carried.apply(batch));
+    } catch (error) {
+      await carried.close().catch(() => undefined);
+      throw error;
+    }
+    await carried.close();
     await report('indexing');
     await withExecutors(dataSource, INDEX_BUILD_CONNECTIONS, (dbs) => createIndexesAndAnalyze(dbs, next, deferred));
-    await catchUp();
+    // what was appended meanwhile, the projector's way (its cursor and state are all in the schema now)
+    await catchUp((batch) => projection.applyBatch(batch));
     await report('switching');
     await withRunner(dataSource, async (runner, db) => {
       await runner.startTransaction();

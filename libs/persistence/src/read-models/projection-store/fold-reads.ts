@@ -9,6 +9,9 @@ import type {
 } from './fold-models';
 import { roundFromDb, TICKET_SELECT, ticketFromDb, type RoundDbRow, type TicketDbRow } from './model-codec';
 
+/** What the fold reads, as a type another source of the same state (a replay's memory) can implement. */
+export type FoldReadsPort = Pick<FoldReads, keyof FoldReads>;
+
 /**
  * What the fold reads inside its batch transaction: the projector's cursor and the state a batch needs,
  * each fetched with one indexed statement for the whole batch (never one query per event).
@@ -58,6 +61,11 @@ export class FoldReads {
       ids.map(String),
     ]);
     return rows.map(roundFromDb);
+  }
+
+  /** Every round: a replay keeps them all in memory (one per drawing, a few hundred a year). */
+  async everyRound(): Promise<RoundModel[]> {
+    return (await this.rows<RoundDbRow>(`SELECT * FROM ${this.s}.rounds ORDER BY id`)).map(roundFromDb);
   }
 
   /** The next free ticket and pool-transaction ids: both are dense sequences in chain order. */
@@ -118,10 +126,18 @@ export class FoldReads {
 
   async referralSchemes(ids: readonly Hex[]): Promise<ReferralSchemeModel[]> {
     if (ids.length === 0) return [];
+    return this.schemes(`WHERE scheme_id = ANY($1::text[])`, [ids]);
+  }
+
+  /** Every referral scheme: a replay keeps them all in memory (one per distinct referrer split in use). */
+  everyReferralScheme(): Promise<ReferralSchemeModel[]> {
+    return this.schemes('ORDER BY scheme_id');
+  }
+
+  private async schemes(clause: string, params: unknown[] = []): Promise<ReferralSchemeModel[]> {
     const rows = await this.rows<{ scheme_id: string; referrers: string[]; splits: string[]; block_number: string }>(
-      `SELECT scheme_id, referrers, splits, block_number FROM ${this.s}.referral_schemes
-        WHERE scheme_id = ANY($1::text[])`,
-      [ids],
+      `SELECT scheme_id, referrers, splits, block_number FROM ${this.s}.referral_schemes ${clause}`,
+      params,
     );
     return rows.map((r) => ({
       schemeId: r.scheme_id as Hex,

@@ -1,0 +1,140 @@
+import type { Hex } from '@lottery/domain';
+import type {
+  DrawnTicket,
+  FoldReadsPort,
+  ProjectorCursor,
+  ReferralSchemeModel,
+  RoundModel,
+  StoredTicket,
+  TicketToDraw,
+} from '@lottery/persistence';
+import type { SegmentState } from '../fold/segment-state';
+import { numbersCode } from '../fold/ticket-rules';
+
+/** A ticket as memory holds it: whole (a draw and a later claim change it in place), with its numbers' code. */
+type HeldTicket = StoredTicket & TicketToDraw;
+
+const isHeld = (t: DrawnTicket): t is HeldTicket => 'userTicketId' in t && 'numbersCode' in t;
+
+/** Only a ticket that won something is ever claimed (the contract refuses the others). */
+const isClaimable = (t: DrawnTicket): boolean =>
+  t.outcome !== null && t.claimedTxHash === null && (t.outcome.winningsAmount > 0n || t.outcome.referralShare > 0n);
+
+/**
+ * The state a replay's fold reads, carried in memory from batch to batch instead of read back from what
+ * the previous batches wrote: the replay writes behind its fold (WriteBehind), and a read of the schema
+ * would have to wait for those writes. Memory holds every round and referral scheme, every ticket of the
+ * drawings not drawn yet (a draw reads them all), the tickets still waiting for their buyer, and the
+ * winning tickets drawn during the replay and not claimed yet. A claim of a ticket memory does not hold
+ * reads the schema, after the queued writes (`schema` reads through the write-behind's `direct`).
+ *
+ * Its memory grows with the tickets of the open drawings, which the live projector's OpenRoundKeys holds
+ * the numbers of too.
+ */
+export class CarriedReads implements FoldReadsPort {
+  private readonly roundsById = new Map<bigint, RoundModel>();
+  private readonly schemesById = new Map<Hex, ReferralSchemeModel>();
+  private readonly undrawn = new Map<bigint, HeldTicket[]>();
+  private readonly claimable = new Map<bigint, StoredTicket>();
+  private awaiting: StoredTicket[] = [];
+
+  private constructor(
+    private readonly schema: FoldReadsPort,
+    private readonly position: ProjectorCursor,
+    private next: { ticketId: bigint; poolTransactionId: bigint },
+  ) {}
+
+  /** Everything memory holds, read from the schema (empty when a replay starts; again after a reorg's undo). */
+  static async load(schema: FoldReadsPort): Promise<CarriedReads> {
+    const reads = new CarriedReads(schema, await schema.cursor(), await schema.nextIds());
+    for (const round of await schema.everyRound()) {
+      reads.roundsById.set(round.id, round);
+      if (round.drawnBlock !== null) continue;
+      const tickets = (await schema.ticketsOfRound(round.id)).map((t) => ({ ...t, numbersCode: numbersCode(t) }));
+      reads.undrawn.set(round.id, tickets);
+    }
+    for (const scheme of await schema.everyReferralScheme()) reads.schemesById.set(scheme.schemeId, scheme);
+    const byId = new Map([...reads.undrawn.values()].flat().map((t) => [t.id, t]));
+    reads.awaiting = (await schema.ticketsAwaitingBuyer()).map((t) => byId.get(t.id) ?? t);
+    return reads;
+  }
+
+  /** What a folded segment changed, so the next batch reads it from here. */
+  folded(state: SegmentState): void {
+    this.next = { ticketId: state.nextTicketId, poolTransactionId: state.nextPoolTransactionId };
+    for (const scheme of state.newSchemes) this.schemesById.set(scheme.schemeId, scheme);
+    for (const ticket of state.newTickets) {
+      const ofRound = this.undrawn.get(ticket.roundId);
+      if (ofRound) ofRound.push(ticket);
+      else this.undrawn.set(ticket.roundId, [ticket]);
+    }
+    for (const id of state.changedRounds) {
+      const round = state.rounds.get(id);
+      if (!round) throw new Error(`changed round ${id} is not in the segment`);
+      this.roundsById.set(id, round);
+      if (round.drawnBlock !== null) this.undrawn.delete(id);
+    }
+    for (const ticket of state.drawn)
+      if (isHeld(ticket) && isClaimable(ticket)) this.claimable.set(ticket.userTicketId, ticket);
+    for (const ticket of state.claimed) this.claimable.delete(ticket.userTicketId);
+    this.awaiting = [...state.awaitingBuyer.values()].flat();
+  }
+
+  /** No other writer touches a replay's schema before it is promoted: nothing to wait for. */
+  lockSchema(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** The cursor itself: the batch moves it forward in place and queues its write. */
+  async cursor(): Promise<ProjectorCursor> {
+    return this.position;
+  }
+
+  async nextIds(): Promise<{ ticketId: bigint; poolTransactionId: bigint }> {
+    return this.next;
+  }
+
+  async rounds(ids: readonly bigint[]): Promise<RoundModel[]> {
+    return ids.flatMap((id) => this.roundsById.get(id) ?? []);
+  }
+
+  async everyRound(): Promise<RoundModel[]> {
+    return [...this.roundsById.values()];
+  }
+
+  async roundTicketKeys(roundId: bigint): Promise<{ numbersCodes: number[]; wallets: Hex[] }> {
+    const tickets = this.undrawn.get(roundId) ?? [];
+    return { numbersCodes: tickets.map((t) => t.numbersCode), wallets: tickets.map((t) => t.wallet) };
+  }
+
+  async ticketsByUserTicketId(userTicketIds: readonly bigint[]): Promise<StoredTicket[]> {
+    const held: StoredTicket[] = [];
+    const missing: bigint[] = [];
+    for (const id of userTicketIds) {
+      const ticket = this.claimable.get(id);
+      if (ticket) held.push(ticket);
+      else missing.push(id);
+    }
+    return missing.length === 0 ? held : [...held, ...(await this.schema.ticketsByUserTicketId(missing))];
+  }
+
+  async ticketsToDraw(roundId: bigint): Promise<TicketToDraw[]> {
+    return this.undrawn.get(roundId) ?? [];
+  }
+
+  ticketsOfRound(roundId: bigint): Promise<StoredTicket[]> {
+    return this.schema.ticketsOfRound(roundId);
+  }
+
+  async ticketsAwaitingBuyer(): Promise<StoredTicket[]> {
+    return this.awaiting;
+  }
+
+  async referralSchemes(ids: readonly Hex[]): Promise<ReferralSchemeModel[]> {
+    return ids.flatMap((id) => this.schemesById.get(id) ?? []);
+  }
+
+  async everyReferralScheme(): Promise<ReferralSchemeModel[]> {
+    return [...this.schemesById.values()];
+  }
+}
