@@ -28,6 +28,18 @@ describe('copyFromRows', () => {
     expect(stored[0]).toEqual({ count: '20000', last: 'row\t19999\\ of\n20k', at: new Date(19_999_000) });
   });
 
+  it('takes rows already written as lines of COPY text, among rows of values', async () => {
+    await client.query('TRUNCATE copied');
+    const rows = [[1, 'values', new Date(1000)], '2\tline\t1970-01-01T00:00:02.000Z', '3\t\\N\t\\N'];
+    await copyFromRows(client, 'COPY copied (n, label, at) FROM STDIN', rows);
+    const { rows: stored } = await client.query('SELECT n, label, at FROM copied ORDER BY n');
+    expect(stored).toEqual([
+      { n: 1, label: 'values', at: new Date(1000) },
+      { n: 2, label: 'line', at: new Date(2000) },
+      { n: 3, label: null, at: null },
+    ]);
+  });
+
   it('fails the COPY with the encoding error, writes nothing of it, and leaves the connection usable', async () => {
     await client.query('TRUNCATE copied');
     const rows = [

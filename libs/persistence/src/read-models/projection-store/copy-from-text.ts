@@ -74,7 +74,8 @@ export async function sqlExecutorFor(runner: QueryRunner): Promise<SqlExecutor> 
 }
 
 export type CopyValue = string | number | bigint | boolean | Date | null | readonly (number | string)[];
-export type CopyRow = readonly CopyValue[];
+/** A row's values, or the row already written as a line of COPY text (by a table's own encoder). */
+export type CopyRow = readonly CopyValue[] | string;
 
 const SPECIAL = /[\\\t\n\r]/;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
@@ -97,7 +98,7 @@ export function* copyTextChunks(rows: readonly CopyRow[], chunkChars: number): G
   let lines: string[] = [];
   let size = 0;
   for (const row of rows) {
-    const line = row.map(field).join('\t');
+    const line = typeof row === 'string' ? row : row.map(field).join('\t');
     lines.push(line);
     size += line.length + 1;
     if (size >= chunkChars) {

@@ -13,7 +13,7 @@ import type {
   TicketOutcome,
   WalletDelta,
 } from './fold-models';
-import { outcomeCopyRow, roundToJson, ticketCopyRow, type JsonRow } from './model-codec';
+import { outcomeCopyLine, roundToJson, ticketCopyLine, type JsonRow } from './model-codec';
 import {
   CHAIN_EVENT_COLUMNS,
   POOL_ENTRY_COLUMNS,
@@ -65,14 +65,14 @@ export class FoldWrites {
 
   async insertTickets(tickets: readonly TicketModel[]): Promise<void> {
     if (tickets.length > 0) {
-      await this.db.copyFrom(copyInto(`${this.s}.tickets`, TICKET_COLUMNS), tickets.map(ticketCopyRow));
+      await this.db.copyFrom(copyInto(`${this.s}.tickets`, TICKET_COLUMNS), tickets.map(ticketCopyLine));
     }
   }
 
   /** Outcomes of tickets drawn in this batch (with their claim, if claimed in the same batch). */
   async insertOutcomes(tickets: readonly (DrawnTicket & { outcome: TicketOutcome })[]): Promise<void> {
     if (tickets.length > 0) {
-      await this.db.copyFrom(copyInto(`${this.s}.ticket_outcomes`, OUTCOME_COLUMNS), tickets.map(outcomeCopyRow));
+      await this.db.copyFrom(copyInto(`${this.s}.ticket_outcomes`, OUTCOME_COLUMNS), tickets.map(outcomeCopyLine));
     }
   }
 
