@@ -33,6 +33,14 @@ export interface BatchResult {
   position: number | null;
 }
 
+/**
+ * The fold reads from memory or awaits nothing slow, so a large segment would hold the event loop for
+ * hundreds of milliseconds: every so many events it lets I/O through, so the statements a replay queued
+ * behind the fold move on (each needs node to answer Postgres) and the log's read-ahead arrives.
+ */
+const EVENTS_BETWEEN_YIELDS = 1_000;
+const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** After a revert every block at or above it is gone: the fence drops to just below it. */
 const LAST_LOG_INDEX = 2 ** 31 - 1;
 
@@ -118,7 +126,10 @@ async function foldSegment(
 ): Promise<void> {
   if (events.length === 0) return;
   const fold = new SegmentFold(store.reads, await SegmentState.load(store.reads, events, options.roundKeys));
-  for (const e of events) await fold.apply(e, e.blockNumber >= keepFrom);
+  for (let i = 0; i < events.length; i++) {
+    if (i > 0 && i % EVENTS_BETWEEN_YIELDS === 0) await yieldToIo();
+    await fold.apply(events[i], events[i].blockNumber >= keepFrom);
+  }
   try {
     await flushSegment(store.writes, fold.state);
   } catch (error) {

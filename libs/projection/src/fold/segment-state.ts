@@ -59,18 +59,22 @@ export class SegmentState {
     const roundIds = new Set<bigint>();
     const ticketRounds = new Set<bigint>();
     const claimedIds: bigint[] = [];
+    const bought = new Set<bigint>();
     const schemeIds = new Set<Hex>();
     for (const { body } of events) {
       if ('roundId' in body) roundIds.add(body.roundId);
       if (body.type === 'TicketWinningsClaimed') claimedIds.push(body.userTicketId);
       if (body.type === 'TicketPurchased') {
+        bought.add(body.userTicketId);
         ticketRounds.add(body.roundId);
         if (body.referralScheme) schemeIds.add(body.referralScheme);
       }
     }
     const ids = await reads.nextIds();
     const rounds = await reads.rounds([...roundIds]);
-    const claimedTickets = await reads.ticketsByUserTicketId(claimedIds);
+    // a ticket bought in this segment is not stored yet (were it, its purchase is a duplicate, which the
+    // tickets' unique index refuses when the segment is written)
+    const claimedTickets = await reads.ticketsByUserTicketId(claimedIds.filter((id) => !bought.has(id)));
     const awaiting = await reads.ticketsAwaitingBuyer();
     const state = new SegmentState(keys, ids.ticketId, ids.poolTransactionId);
     for (const r of rounds) state.rounds.set(r.id, r);

@@ -14,7 +14,7 @@ import { numbersCode } from '../fold/ticket-rules';
 /** A ticket as memory holds it: whole (a draw and a later claim change it in place), with its numbers' code. */
 type HeldTicket = StoredTicket & TicketToDraw;
 
-const isHeld = (t: DrawnTicket): t is HeldTicket => 'userTicketId' in t && 'numbersCode' in t;
+const isStored = (t: DrawnTicket): t is StoredTicket => 'userTicketId' in t;
 
 /** Only a ticket that won something is ever claimed (the contract refuses the others). */
 const isClaimable = (t: DrawnTicket): boolean =>
@@ -24,9 +24,11 @@ const isClaimable = (t: DrawnTicket): boolean =>
  * The state a replay's fold reads, carried in memory from batch to batch instead of read back from what
  * the previous batches wrote: the replay writes behind its fold (WriteBehind), and a read of the schema
  * would have to wait for those writes. Memory holds every round and referral scheme, every ticket of the
- * drawings not drawn yet (a draw reads them all), the tickets still waiting for their buyer, and the
- * winning tickets drawn during the replay and not claimed yet. A claim of a ticket memory does not hold
- * reads the schema, after the queued writes (`schema` reads through the write-behind's `direct`).
+ * drawings not drawn yet (a draw reads them all, and a claim in the batch that draws it names one), the
+ * tickets still waiting for their buyer, and the winning tickets drawn during the replay and not claimed
+ * yet. A claim of a ticket memory does not hold reads the schema, after the queued writes (`schema` reads
+ * through the write-behind's `direct`): a winner drawn before a reorg's undo, which memory reloads
+ * without them.
  *
  * Its memory grows with the tickets of the open drawings, which the live projector's OpenRoundKeys holds
  * the numbers of too.
@@ -35,6 +37,7 @@ export class CarriedReads implements FoldReadsPort {
   private readonly roundsById = new Map<bigint, RoundModel>();
   private readonly schemesById = new Map<Hex, ReferralSchemeModel>();
   private readonly undrawn = new Map<bigint, HeldTicket[]>();
+  /** By user ticket id, what a claim may name: the undrawn tickets and the unclaimed winners. */
   private readonly claimable = new Map<bigint, StoredTicket>();
   private awaiting: StoredTicket[] = [];
 
@@ -52,6 +55,7 @@ export class CarriedReads implements FoldReadsPort {
       if (round.drawnBlock !== null) continue;
       const tickets = (await schema.ticketsOfRound(round.id)).map((t) => ({ ...t, numbersCode: numbersCode(t) }));
       reads.undrawn.set(round.id, tickets);
+      for (const ticket of tickets) reads.claimable.set(ticket.userTicketId, ticket);
     }
     for (const scheme of await schema.everyReferralScheme()) reads.schemesById.set(scheme.schemeId, scheme);
     const byId = new Map([...reads.undrawn.values()].flat().map((t) => [t.id, t]));
@@ -67,6 +71,7 @@ export class CarriedReads implements FoldReadsPort {
       const ofRound = this.undrawn.get(ticket.roundId);
       if (ofRound) ofRound.push(ticket);
       else this.undrawn.set(ticket.roundId, [ticket]);
+      this.claimable.set(ticket.userTicketId, ticket);
     }
     for (const id of state.changedRounds) {
       const round = state.rounds.get(id);
@@ -74,8 +79,9 @@ export class CarriedReads implements FoldReadsPort {
       this.roundsById.set(id, round);
       if (round.drawnBlock !== null) this.undrawn.delete(id);
     }
-    for (const ticket of state.drawn)
-      if (isHeld(ticket) && isClaimable(ticket)) this.claimable.set(ticket.userTicketId, ticket);
+    for (const ticket of state.drawn) {
+      if (isStored(ticket) && !isClaimable(ticket)) this.claimable.delete(ticket.userTicketId);
+    }
     for (const ticket of state.claimed) this.claimable.delete(ticket.userTicketId);
     this.awaiting = [...state.awaitingBuyer.values()].flat();
   }

@@ -18,6 +18,7 @@ import type { LogRecord } from '../decode/decode-event';
 import { applyBatchInTransaction } from '../fold/apply-batch';
 import { OpenRoundKeys } from '../fold/open-round-keys';
 import { DEFAULT_REORG_WINDOW_BLOCKS, Projection } from '../projection';
+import { nextBatchSize } from './batch-sizes';
 import { CarriedFold } from './carried-fold';
 import { ProgressMeter, type ReplayProgress } from './replay-progress';
 
@@ -33,7 +34,10 @@ export interface ReplayOptions {
   schema?: string;
   chainId: number;
   log: ReplaySource;
-  /** Records per batch (default 50,000: large batches amortize the per-batch costs, e.g. one upsert per wallet per batch). */
+  /**
+   * Most records per batch (default 50,000: large batches amortize the per-batch costs, e.g. one upsert
+   * per wallet per batch). The first batches and those near the log's tail are smaller (nextBatchSize).
+   */
   batchSize?: number;
   reorgWindowBlocks?: number;
   onProgress?: (progress: ReplayProgress) => void;
@@ -67,18 +71,22 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
     const head = await options.log.head();
     const meter = new ProgressMeter(head);
     let position = head;
+    let tail = await options.log.tail();
     const report = async (phase: ReplayProgress['phase']) => {
-      const progress = meter.snapshot(phase, position, await options.log.tail());
+      tail = await options.log.tail();
+      const progress = meter.snapshot(phase, position, tail);
       options.onProgress?.(progress);
       return progress;
     };
     const catchUp = async (apply: (batch: readonly LogRecord[]) => Promise<unknown>) => {
-      let batch = await options.log.read(position, batchSize);
+      let size = nextBatchSize(null, batchSize, tail - position);
+      let batch = await options.log.read(position, size);
       while (batch.length > 0) {
         options.signal?.throwIfAborted();
         const after = batch[batch.length - 1].position + 1;
         // read ahead on the log's own connection while this batch is folded
-        const reading = options.log.read(after, batchSize);
+        size = nextBatchSize(size, batchSize, tail - after);
+        const reading = options.log.read(after, size);
         reading.catch(() => undefined);
         await apply(batch);
         meter.add(batch.length);
