@@ -18,7 +18,6 @@ import type { LogRecord } from '../decode/decode-event';
 import { applyBatchInTransaction } from '../fold/apply-batch';
 import { OpenRoundKeys } from '../fold/open-round-keys';
 import { DEFAULT_REORG_WINDOW_BLOCKS, Projection } from '../projection';
-import { nextBatchSize } from './batch-sizes';
 import { CarriedFold } from './carried-fold';
 import { ProgressMeter, type ReplayProgress } from './replay-progress';
 
@@ -34,10 +33,7 @@ export interface ReplayOptions {
   schema?: string;
   chainId: number;
   log: ReplaySource;
-  /**
-   * Most records per batch (default 50,000: large batches amortize the per-batch costs, e.g. one upsert
-   * per wallet per batch). The first batches and those near the log's tail are smaller (nextBatchSize).
-   */
+  /** Records per batch (default 50,000: large batches amortize the per-batch costs, e.g. one upsert per wallet per batch). */
   batchSize?: number;
   reorgWindowBlocks?: number;
   onProgress?: (progress: ReplayProgress) => void;
@@ -71,22 +67,18 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
     const head = await options.log.head();
     const meter = new ProgressMeter(head);
     let position = head;
-    let tail = await options.log.tail();
     const report = async (phase: ReplayProgress['phase']) => {
-      tail = await options.log.tail();
-      const progress = meter.snapshot(phase, position, tail);
+      const progress = meter.snapshot(phase, position, await options.log.tail());
       options.onProgress?.(progress);
       return progress;
     };
     const catchUp = async (apply: (batch: readonly LogRecord[]) => Promise<unknown>) => {
-      let size = nextBatchSize(null, batchSize, tail - position);
-      let batch = await options.log.read(position, size);
+      let batch = await options.log.read(position, batchSize);
       while (batch.length > 0) {
         options.signal?.throwIfAborted();
         const after = batch[batch.length - 1].position + 1;
         // read ahead on the log's own connection while this batch is folded
-        size = nextBatchSize(size, batchSize, tail - after);
-        const reading = options.log.read(after, size);
+        const reading = options.log.read(after, batchSize);
         reading.catch(() => undefined);
         await apply(batch);
         meter.add(batch.length);
