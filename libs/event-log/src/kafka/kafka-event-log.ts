@@ -35,6 +35,16 @@ export interface KafkaEventLogConfig {
 const SEND_CHUNK = { maxEvents: 5_000, maxBytes: MAX_MESSAGE_BYTES / 4 };
 /** How long read() and lastCheckpoint() wait for the broker before giving up. */
 const READ_TIMEOUT_MS = 30_000;
+/** A reader kept for the read that continues where the last one ended is closed after this long unused. */
+const RESUMABLE_IDLE_MS = 10_000;
+
+/** The events reader a read() left open, positioned for the read that starts at `next`. */
+interface ResumableReader {
+  reader: KafkaPartitionReader;
+  wake: WakeSignal;
+  next: number;
+  idle: NodeJS.Timeout;
+}
 
 /** The production log: one single-partition topic per chain, written in Kafka transactions. */
 export class KafkaEventLog implements EventLog {
@@ -51,6 +61,12 @@ export class KafkaEventLog implements EventLog {
   private readonly producer: LazyClient<Producer>;
   /** Appends run one after another: a producer has one transaction open at a time. */
   private appending: Promise<unknown> = Promise.resolve();
+  /**
+   * Opening a reader joins a throwaway consumer group, a few hundred milliseconds: a replay reading the
+   * log batch after batch kept paying that per batch. The reader of a read() stays open for the read that
+   * continues where it ended, and fetches ahead meanwhile.
+   */
+  private resumable: ResumableReader | undefined;
 
   constructor(private readonly config: KafkaEventLogConfig) {
     const prefix = config.topicPrefix ?? 'lottery';
@@ -106,7 +122,28 @@ export class KafkaEventLog implements EventLog {
   }
 
   async read(fromPosition: number, maxEvents: number): Promise<LoggedEvent[]> {
-    const records = await this.readRecords(this.topics.events, fromPosition, await this.tail(), maxEvents);
+    const end = await this.tail();
+    if (maxEvents <= 0 || fromPosition >= end) return [];
+    const held = this.resumable;
+    this.resumable = undefined;
+    if (held) clearTimeout(held.idle);
+    if (held && held.next !== fromPosition) await held.reader.close();
+    const resumed = held?.next === fromPosition ? held : undefined;
+    const wake = resumed?.wake ?? new WakeSignal();
+    const reader =
+      resumed?.reader ?? (await this.openReader(this.topics.events, fromPosition, Math.max(maxEvents, 10_000), wake));
+    let records: KafkaRecord[];
+    try {
+      records = await this.collect(reader, wake, this.topics.events, fromPosition, end, maxEvents);
+    } catch (error) {
+      await reader.close();
+      throw error;
+    }
+    const next = records.length > 0 ? records[records.length - 1].offset + 1 : fromPosition;
+    const idle = setTimeout(() => void this.dropResumable(), RESUMABLE_IDLE_MS);
+    idle.unref();
+    if (this.resumable) await this.dropResumable();
+    this.resumable = { reader, wake, next, idle };
     return records.map(toLoggedEvent);
   }
 
@@ -138,6 +175,7 @@ export class KafkaEventLog implements EventLog {
   }
 
   async close(): Promise<void> {
+    await this.dropResumable();
     await this.subscriptions.stopAll();
     await this.appending;
     await Promise.all([this.producer.close(), this.admin.close()]);
@@ -178,20 +216,40 @@ export class KafkaEventLog implements EventLog {
     if (max <= 0 || from >= end) return [];
     const wake = new WakeSignal();
     const reader = await this.openReader(topic, from, Math.min(max, 10_000), wake);
-    const deadline = Date.now() + READ_TIMEOUT_MS;
-    const records: KafkaRecord[] = [];
     try {
-      while (records.length < max) {
-        records.push(...reader.take(from, max - records.length));
-        if (records.length >= max || reader.position >= end) break;
-        if (Date.now() > deadline)
-          throw new Error(`reading ${topic} from ${from}: no progress within ${READ_TIMEOUT_MS} ms`);
-        await wake.wait(deadline - Date.now());
-      }
+      return await this.collect(reader, wake, topic, from, end, max);
     } finally {
       await reader.close();
     }
+  }
+
+  /** Takes a reader's committed records of [from, end), at most `max`, waiting for them to arrive. */
+  private async collect(
+    reader: KafkaPartitionReader,
+    wake: WakeSignal,
+    topic: string,
+    from: number,
+    end: number,
+    max: number,
+  ): Promise<KafkaRecord[]> {
+    const deadline = Date.now() + READ_TIMEOUT_MS;
+    const records: KafkaRecord[] = [];
+    while (records.length < max) {
+      records.push(...reader.take(from, max - records.length));
+      if (records.length >= max || reader.position >= end) break;
+      if (Date.now() > deadline)
+        throw new Error(`reading ${topic} from ${from}: no progress within ${READ_TIMEOUT_MS} ms`);
+      await wake.wait(deadline - Date.now());
+    }
     return records;
+  }
+
+  private async dropResumable(): Promise<void> {
+    const held = this.resumable;
+    this.resumable = undefined;
+    if (!held) return;
+    clearTimeout(held.idle);
+    await held.reader.close();
   }
 
   private openReader(topic: string, fromOffset: number, bufferLimit: number, wake: WakeSignal) {
