@@ -50,6 +50,11 @@ export interface ReplayOptions {
 export async function replayIntoFreshSchema(options: ReplayOptions): Promise<ReplayProgress> {
   const live = readSchemaName(options.schema);
   const next = nextSchemaName(live);
+  const batchSize = options.batchSize ?? 50_000;
+  const head = await options.log.head();
+  // the log's own connection reads the first batch while the next generation's schema is prepared
+  const firstBatch = options.log.read(head, batchSize);
+  firstBatch.catch(() => undefined);
   const dataSource = createReadModelDataSource({
     url: options.url,
     schema: next,
@@ -63,8 +68,6 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
     const deferred = await withExecutor(dataSource, (db) => dropServingIndexes(db, next));
     const reorgWindowBlocks = options.reorgWindowBlocks ?? DEFAULT_REORG_WINDOW_BLOCKS;
     const projection = new Projection(dataSource, { chainId: options.chainId, schema: next, reorgWindowBlocks });
-    const batchSize = options.batchSize ?? 50_000;
-    const head = await options.log.head();
     const meter = new ProgressMeter(head);
     let position = head;
     const report = async (phase: ReplayProgress['phase']) => {
@@ -72,8 +75,11 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
       options.onProgress?.(progress);
       return progress;
     };
-    const catchUp = async (apply: (batch: readonly LogRecord[]) => Promise<unknown>) => {
-      let batch = await options.log.read(position, batchSize);
+    const catchUp = async (
+      apply: (batch: readonly LogRecord[]) => Promise<unknown>,
+      first = options.log.read(position, batchSize),
+    ) => {
+      let batch = await first;
       while (batch.length > 0) {
         options.signal?.throwIfAborted();
         const after = batch[batch.length - 1].position + 1;
@@ -90,7 +96,7 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
     // the bulk of the log: Postgres writes each batch while the next one is folded
     const carried = await CarriedFold.open(dataSource, { schema: next, chainId: options.chainId, reorgWindowBlocks });
     try {
-      await catchUp((batch) => carried.apply(batch));
+      await catchUp((batch) => carried.apply(batch), firstBatch);
     } catch (error) {
       await carried.close().catch(() => undefined);
       throw error;
