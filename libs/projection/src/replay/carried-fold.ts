@@ -17,6 +17,8 @@ export interface CarriedFoldOptions {
   schema: string;
   chainId: number;
   reorgWindowBlocks: number;
+  /** Most tickets memory holds for claims to find (CarriedReads). */
+  maxHeldTickets: number;
 }
 
 const isRevert = (record: LogRecord): boolean => (record.event as { type?: unknown } | null)?.type === 'BlocksReverted';
@@ -49,7 +51,10 @@ export class CarriedFold {
     try {
       const db = await sqlExecutorFor(runner);
       const behind = new WriteBehind(db);
-      const memory = await CarriedReads.load(projectionStore(behind.direct, options.schema).reads);
+      const memory = await CarriedReads.load(
+        projectionStore(behind.direct, options.schema).reads,
+        options.maxHeldTickets,
+      );
       return new CarriedFold(runner, db, behind, options, memory);
     } catch (error) {
       await runner.release();
@@ -113,7 +118,10 @@ export class CarriedFold {
       throw error;
     }
     this.keys.clear();
-    this.memory = await CarriedReads.load(projectionStore(this.db, this.options.schema).reads);
+    this.memory = await CarriedReads.load(
+      projectionStore(this.db, this.options.schema).reads,
+      this.options.maxHeldTickets,
+    );
   }
 
   private chainEvents(batch: readonly LogRecord[]): DecodedChainEvent[] {

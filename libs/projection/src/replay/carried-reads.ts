@@ -31,7 +31,8 @@ const isClaimable = (t: DrawnTicket): boolean =>
  * without them.
  *
  * Its memory grows with the tickets of the open drawings, which the live projector's OpenRoundKeys holds
- * the numbers of too.
+ * the numbers of too, and with the unclaimed winners: of these it keeps the newest `maxHeldTickets`, and
+ * a claim of an older one reads the schema.
  */
 export class CarriedReads implements FoldReadsPort {
   private readonly roundsById = new Map<bigint, RoundModel>();
@@ -43,13 +44,14 @@ export class CarriedReads implements FoldReadsPort {
 
   private constructor(
     private readonly schema: FoldReadsPort,
+    private readonly maxHeldTickets: number,
     private readonly position: ProjectorCursor,
     private next: { ticketId: bigint; poolTransactionId: bigint },
   ) {}
 
   /** Everything memory holds, read from the schema (empty when a replay starts; again after a reorg's undo). */
-  static async load(schema: FoldReadsPort): Promise<CarriedReads> {
-    const reads = new CarriedReads(schema, await schema.cursor(), await schema.nextIds());
+  static async load(schema: FoldReadsPort, maxHeldTickets: number): Promise<CarriedReads> {
+    const reads = new CarriedReads(schema, maxHeldTickets, await schema.cursor(), await schema.nextIds());
     for (const round of await schema.everyRound()) {
       reads.roundsById.set(round.id, round);
       if (round.drawnBlock !== null) continue;
@@ -84,6 +86,11 @@ export class CarriedReads implements FoldReadsPort {
     }
     for (const ticket of state.claimed) this.claimable.delete(ticket.userTicketId);
     this.awaiting = [...state.awaitingBuyer.values()].flat();
+    // a Map iterates in insertion order: the tickets bought longest ago go first
+    for (const id of this.claimable.keys()) {
+      if (this.claimable.size <= this.maxHeldTickets) break;
+      this.claimable.delete(id);
+    }
   }
 
   /** No other writer touches a replay's schema before it is promoted: nothing to wait for. */

@@ -36,6 +36,11 @@ export interface ReplayOptions {
   /** Records per batch (default 50,000: large batches amortize the per-batch costs, e.g. one upsert per wallet per batch). */
   batchSize?: number;
   reorgWindowBlocks?: number;
+  /**
+   * Most tickets the fold holds in memory for claims to find (default 1,000,000: a few hundred MB at
+   * most); a claim of a ticket memory let go reads the schema, after the writes queued before it.
+   */
+  maxHeldTickets?: number;
   onProgress?: (progress: ReplayProgress) => void;
   /** Aborting stops between batches; the live schema is untouched until the final switch. */
   signal?: AbortSignal;
@@ -94,7 +99,12 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
       }
     };
     // the bulk of the log: Postgres writes each batch while the next one is folded
-    const carried = await CarriedFold.open(dataSource, { schema: next, chainId: options.chainId, reorgWindowBlocks });
+    const carried = await CarriedFold.open(dataSource, {
+      schema: next,
+      chainId: options.chainId,
+      reorgWindowBlocks,
+      maxHeldTickets: options.maxHeldTickets ?? 1_000_000,
+    });
     try {
       await catchUp((batch) => carried.apply(batch), firstBatch);
     } catch (error) {
