@@ -21,6 +21,9 @@ export interface CarriedFoldOptions {
   maxHeldTickets: number;
 }
 
+/** As the projector's batches: a replay that loses its last commits in a crash starts over anyway. */
+const NO_COMMIT_WAIT = 'SET LOCAL synchronous_commit = off';
+
 const isRevert = (record: LogRecord): boolean => (record.event as { type?: unknown } | null)?.type === 'BlocksReverted';
 
 /**
@@ -71,6 +74,7 @@ export class CarriedFold {
       reads: this.memory,
     };
     await this.behind.writer.query('BEGIN');
+    await this.behind.writer.query(NO_COMMIT_WAIT);
     this.inTransaction = true;
     const result = await applyBatchInTransaction(store, batch, {
       chainId: this.options.chainId,
@@ -107,6 +111,7 @@ export class CarriedFold {
     await this.behind.flushed();
     await this.db.query('BEGIN');
     try {
+      await this.db.query(NO_COMMIT_WAIT);
       await applyBatchInTransaction(projectionStore(this.db, this.options.schema), batch, {
         chainId: this.options.chainId,
         reorgWindowBlocks: this.options.reorgWindowBlocks,
