@@ -99,4 +99,22 @@ describe('a poison event stops the projector with an error naming it', () => {
     // and it is never skipped: delivering it again fails again
     await expect(h.projection.applyBatch(batch)).rejects.toThrow(PoisonEventError);
   });
+
+  it('a ticket bought again and claimed in the same batch: the purchase is named, not the claim', async () => {
+    const last = history[history.length - 1];
+    const again = { ...lastPurchase(), id: 'poison:again', blockNumber: last.blockNumber + 1, logIndex: 1 };
+    const userTicketId = (again as Extract<ChainEventEnvelope, { type: 'TicketPurchased' }>).payload.userTicketId;
+    const claim = first('TicketWinningsClaimed');
+    const claimAgain = {
+      ...claim,
+      id: 'claim-of-again',
+      blockNumber: again.blockNumber,
+      logIndex: 2,
+      payload: { ...claim.payload, userTicketId },
+    };
+    const error = await h.projection.applyBatch(asLog([again, claimAgain], 5000)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PoisonEventError);
+    expect((error as PoisonEventError).eventId).toBe('poison:again');
+    expect((error as Error).message).toMatch(new RegExp(`ticket ${userTicketId} was already bought`));
+  });
 });

@@ -72,9 +72,9 @@ describe('replay folds the log into a fresh schema and switches it in', () => {
     expect(schemas.map((s) => s.nspname)).toEqual(['lottery']);
   });
 
-  it('holding only a few tickets in memory, claims of the others read the schema: the same read models', async () => {
+  it('holding only a few tickets in memory, claims of the others read the schema after the queued writes, also after a reorg', async () => {
     const log = new MemoryLog();
-    log.append(history);
+    log.append(logWithReorg(history, blocks[Math.floor(blocks.length / 3)], 3));
     await replayIntoFreshSchema({ url: h.db.url, chainId: CHAIN_ID, log, batchSize: 60 });
     const full = await dumpSchema(h.dataSource);
     await replayIntoFreshSchema({ url: h.db.url, chainId: CHAIN_ID, log, batchSize: 60, maxHeldTickets: 3 });
@@ -132,46 +132,99 @@ describe('replay folds the log into a fresh schema and switches it in', () => {
     await expectSameReadModels(h.queries, referenceFold(history));
   });
 
+  /** A copy of the first event `pick` finds, with another id and payload, placed after the event at `index`. */
+  function poisoned(
+    events: ChainEventEnvelope[],
+    index: number,
+    id: string,
+    pick: (e: ChainEventEnvelope) => boolean,
+    change: (p: object) => object,
+  ): ChainEventEnvelope[] {
+    // the last log of its block: the poison takes a log index after it, before the next block
+    let at = index;
+    while (at + 1 < events.length && events[at + 1].blockNumber === events[at].blockNumber) at++;
+    const model = must(events.find(pick), 'an event to copy');
+    const poison = {
+      ...model,
+      id,
+      blockNumber: events[at].blockNumber,
+      logIndex: 10_000,
+      payload: change(model.payload),
+    };
+    return [...events.slice(0, at + 1), poison as ChainEventEnvelope, ...events.slice(at + 1)];
+  }
+  const openRoundTicket = (e: ChainEventEnvelope) =>
+    e.type === 'TicketPurchased' && e.payload.currentDrawingId === openRound;
+  const aClaim = (e: ChainEventEnvelope) => e.type === 'TicketWinningsClaimed';
+  const boughtAgain = (events: ChainEventEnvelope[], index: number) =>
+    poisoned(events, index, 'poison:again', openRoundTicket, (p) => p);
+  const unknownClaim = (events: ChainEventEnvelope[], index: number) =>
+    poisoned(events, index, 'poison:claim', aClaim, (p) => ({ ...p, userTicketId: '5' }));
+  /** Found in memory, without a read of the schema (which would wait for the queued writes and fail first). */
+  const settledAgain = (events: ChainEventEnvelope[], index: number) =>
+    poisoned(
+      events,
+      index,
+      'poison:settled',
+      (e) => e.type === 'JackpotSettled',
+      (p) => p,
+    );
+  const firstOpenRoundTicket = history.findIndex(openRoundTicket);
+  const BATCH = 60;
+
   it.each([
     // the original is in an earlier batch, whose rows are written while later batches fold: the unique
-    // index finds the second purchase in the background, and the error still names it
+    // index finds the second purchase in the background, and the next batch reports it, naming it
     [
-      'a ticket bought again in a later batch',
-      (e: ChainEventEnvelope) => e.type === 'TicketPurchased' && e.payload.currentDrawingId === openRound,
-      (p: object) => p,
+      'a ticket bought again',
+      () => boughtAgain(history, firstOpenRoundTicket + 70),
+      'poison:again',
       /ticket \d+ was already bought/,
     ],
-    // memory holds no such ticket, so the claim is looked up in the schema, after the queued writes
+    // folded on memory that already holds the duplicate, the next batch fails too: the cause is reported
+    [
+      'a ticket bought again, and a poison event in the next batch',
+      () => {
+        const events = boughtAgain(history, firstOpenRoundTicket + 70);
+        const again = events.findIndex((e) => e.id === 'poison:again');
+        // a few records into the next batch of 60
+        const withBoth = settledAgain(events, again + (BATCH - (again % BATCH)) + 2);
+        const settled = withBoth.findIndex((e) => e.id === 'poison:settled');
+        expect(Math.floor(settled / BATCH)).toBe(Math.floor(again / BATCH) + 1);
+        return withBoth;
+      },
+      'poison:again',
+      /ticket \d+ was already bought/,
+    ],
     [
       'a claim of an unknown ticket',
-      (e: ChainEventEnvelope) => e.type === 'TicketWinningsClaimed',
-      (p: object) => ({ ...p, userTicketId: '5' }),
+      () => unknownClaim(history, history.length - 1),
+      'poison:claim',
       /unknown ticket 5/,
     ],
   ])(
     'stops at a poison event, naming it: %s; the live schema serves on as it was',
-    async (_name, pick, change, reason) => {
+    async (_name, events, poisonId, reason) => {
       const log = new MemoryLog();
       log.append(history);
       await replayIntoFreshSchema({ url: h.db.url, chainId: CHAIN_ID, log });
       const before = await dumpSchema(h.dataSource);
-      const model = must(history.find(pick), 'an event to copy');
-      expect(history.length - history.indexOf(model)).toBeGreaterThan(60);
-      const poison = {
-        ...model,
-        id: 'poison:replayed',
-        blockNumber: history[history.length - 1].blockNumber + 1,
-        logIndex: 1,
-        payload: change(model.payload),
-      } as ChainEventEnvelope;
-      log.append([poison]);
-      const error = await replayIntoFreshSchema({ url: h.db.url, chainId: CHAIN_ID, log, batchSize: 60 }).catch(
-        (e: unknown) => e,
-      );
+      const poisonedLog = new MemoryLog();
+      poisonedLog.append(events());
+      const position = must(
+        poisonedLog.records.find((r) => r.event.id === poisonId),
+        'the poison',
+      ).position;
+      const error = await replayIntoFreshSchema({
+        url: h.db.url,
+        chainId: CHAIN_ID,
+        log: poisonedLog,
+        batchSize: BATCH,
+      }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PoisonEventError);
-      expect((error as PoisonEventError).eventId).toBe('poison:replayed');
+      expect((error as PoisonEventError).eventId).toBe(poisonId);
       expect((error as Error).message).toMatch(reason);
-      expect((error as Error).message).toContain(`(log position ${log.records.length})`);
+      expect((error as Error).message).toContain(`(log position ${position})`);
       expect(await dumpSchema(h.dataSource)).toBe(before);
     },
   );

@@ -30,6 +30,9 @@ type Drawable = RoundModel & { tierPayouts: bigint[]; winningNormals: number[]; 
  * events"), applied in chain order to the segment's in-memory state. Invariant violations are poison.
  */
 export class SegmentFold {
+  /** This segment's purchases by user ticket id: a failed claim may have to name one (blameRepurchase). */
+  private readonly purchases = new Map<bigint, DecodedChainEvent>();
+
   constructor(
     private readonly reads: FoldReadsPort,
     readonly state: SegmentState,
@@ -159,6 +162,7 @@ export class SegmentFold {
     const firstInRound = !keys.wallets.has(b.recipient);
     if (firstInRound) keys.wallets.add(b.recipient);
     const createdAt = blockTime(e);
+    this.purchases.set(b.userTicketId, e);
     this.state.addTicket({
       id: this.state.nextTicketId++,
       roundId: round.id,
@@ -225,15 +229,30 @@ export class SegmentFold {
     this.state.roundKeys.forget(round.id);
   }
 
-  private claimed(e: DecodedChainEvent, b: Body<'TicketWinningsClaimed'>): void {
+  private async claimed(e: DecodedChainEvent, b: Body<'TicketWinningsClaimed'>): Promise<void> {
     const ticket =
       this.state.tickets.get(b.userTicketId) ?? this.poison(e, `claim of unknown ticket ${b.userTicketId}`);
-    if (ticket.outcome === null) this.poison(e, `claim of ticket ${b.userTicketId} before its drawing was drawn`);
+    if (ticket.outcome === null) {
+      await this.blameRepurchase(b.userTicketId);
+      this.poison(e, `claim of ticket ${b.userTicketId} before its drawing was drawn`);
+    }
     if (ticket.claimedTxHash !== null) this.poison(e, `ticket ${b.userTicketId} was already claimed`);
     ticket.claimedTxHash = e.txHash;
     this.state.claimed.add(ticket);
     // The claim pays the referral share out (as ReferralFeeCollected): it is no longer pending.
     this.owePending(ticket, -1n);
+  }
+
+  /**
+   * A ticket bought in this segment is not looked up in the schema (SegmentState.load): were it stored,
+   * its purchase is the poison, which the unique index reports when the segment is written. A claim that
+   * fails on such a ticket before then checks, so the purchase is named rather than the claim.
+   */
+  private async blameRepurchase(userTicketId: bigint): Promise<void> {
+    const purchase = this.purchases.get(userTicketId);
+    if (purchase && (await this.reads.ticketsByUserTicketId([userTicketId])).length > 0) {
+      this.poison(purchase, `ticket ${userTicketId} was already bought`);
+    }
   }
 
   /** Adds (sign 1) or removes (sign -1) a ticket's unclaimed referral share from its referrers' stats. */

@@ -73,7 +73,8 @@ export class SegmentState {
     const ids = await reads.nextIds();
     const rounds = await reads.rounds([...roundIds]);
     // a ticket bought in this segment is not stored yet (were it, its purchase is a duplicate, which the
-    // tickets' unique index refuses when the segment is written)
+    // tickets' unique index refuses when the segment is written, or a failing claim of it finds first:
+    // SegmentFold.blameRepurchase)
     const claimedTickets = await reads.ticketsByUserTicketId(claimedIds.filter((id) => !bought.has(id)));
     const awaiting = await reads.ticketsAwaitingBuyer();
     const state = new SegmentState(keys, ids.ticketId, ids.poolTransactionId);

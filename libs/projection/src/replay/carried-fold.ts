@@ -8,7 +8,7 @@ import {
 import type { DataSource, QueryRunner } from 'typeorm';
 import { decodeRecord, type LogRecord } from '../decode/decode-event';
 import type { DecodedChainEvent } from '../decode/decoded-event';
-import { applyBatchInTransaction } from '../fold/apply-batch';
+import { applyBatchInTransaction, type BatchResult } from '../fold/apply-batch';
 import { asDuplicateTicket } from '../fold/duplicate-ticket';
 import { OpenRoundKeys } from '../fold/open-round-keys';
 import { CarriedReads } from './carried-reads';
@@ -23,6 +23,10 @@ export interface CarriedFoldOptions {
 
 /** As the projector's batches: a replay that loses its last commits in a crash starts over anyway. */
 const NO_COMMIT_WAIT = 'SET LOCAL synchronous_commit = off';
+
+/** Memory reads the schema through the write-behind's `direct`, so a claim it cannot answer waits for the queued writes. */
+const loadMemory = (behind: WriteBehind, options: CarriedFoldOptions) =>
+  CarriedReads.load(projectionStore(behind.direct, options.schema).reads, options.maxHeldTickets);
 
 const isRevert = (record: LogRecord): boolean => (record.event as { type?: unknown } | null)?.type === 'BlocksReverted';
 
@@ -54,11 +58,7 @@ export class CarriedFold {
     try {
       const db = await sqlExecutorFor(runner);
       const behind = new WriteBehind(db);
-      const memory = await CarriedReads.load(
-        projectionStore(behind.direct, options.schema).reads,
-        options.maxHeldTickets,
-      );
-      return new CarriedFold(runner, db, behind, options, memory);
+      return new CarriedFold(runner, db, behind, options, await loadMemory(behind, options));
     } catch (error) {
       await runner.release();
       throw error;
@@ -76,12 +76,20 @@ export class CarriedFold {
     await this.behind.writer.query('BEGIN');
     await this.behind.writer.query(NO_COMMIT_WAIT);
     this.inTransaction = true;
-    const result = await applyBatchInTransaction(store, batch, {
-      chainId: this.options.chainId,
-      reorgWindowBlocks: this.options.reorgWindowBlocks,
-      roundKeys: this.keys,
-      onSegmentFolded: (state) => this.memory.folded(state),
-    });
+    let result: BatchResult;
+    try {
+      result = await applyBatchInTransaction(store, batch, {
+        chainId: this.options.chainId,
+        reorgWindowBlocks: this.options.reorgWindowBlocks,
+        roundKeys: this.keys,
+        onSegmentFolded: (state) => this.memory.folded(state),
+      });
+    } catch (error) {
+      // this batch folded on memory that already held the previous batch: a failure of that batch's
+      // writes (a ticket bought twice) is the cause to report
+      await previous;
+      throw error;
+    }
     await this.behind.writer.query('COMMIT');
     this.inTransaction = false;
     this.keys.committedAt(result.position);
@@ -123,10 +131,7 @@ export class CarriedFold {
       throw error;
     }
     this.keys.clear();
-    this.memory = await CarriedReads.load(
-      projectionStore(this.db, this.options.schema).reads,
-      this.options.maxHeldTickets,
-    );
+    this.memory = await loadMemory(this.behind, this.options);
   }
 
   private chainEvents(batch: readonly LogRecord[]): DecodedChainEvent[] {

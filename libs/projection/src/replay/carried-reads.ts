@@ -68,7 +68,9 @@ export class CarriedReads implements FoldReadsPort {
   /** What a folded segment changed, so the next batch reads it from here. */
   folded(state: SegmentState): void {
     this.next = { ticketId: state.nextTicketId, poolTransactionId: state.nextPoolTransactionId };
-    for (const scheme of state.newSchemes) this.schemesById.set(scheme.schemeId, scheme);
+    // the stored scheme is the first announcement (a repeat changes nothing, as in the schema)
+    for (const scheme of state.newSchemes)
+      if (!this.schemesById.has(scheme.schemeId)) this.schemesById.set(scheme.schemeId, scheme);
     for (const ticket of state.newTickets) {
       const ofRound = this.undrawn.get(ticket.roundId);
       if (ofRound) ofRound.push(ticket);
