@@ -38,6 +38,12 @@ const READ_TIMEOUT_MS = 30_000;
 /** A reader kept for the read that continues where the last one ended is closed after this long unused. */
 const RESUMABLE_IDLE_MS = 10_000;
 
+/**
+ * How many records a held reader buffers ahead: a batch's worth, at least 10,000, at most 100,000 (a
+ * read of the whole log must not make it fetch the whole topic while it waits).
+ */
+const resumableBuffer = (maxEvents: number): number => Math.max(10_000, Math.min(maxEvents, 100_000));
+
 /** The events reader a read() left open, positioned for the read that starts at `next`. */
 interface ResumableReader {
   reader: KafkaPartitionReader;
@@ -67,6 +73,7 @@ export class KafkaEventLog implements EventLog {
    * continues where it ended, and fetches ahead meanwhile.
    */
   private resumable: ResumableReader | undefined;
+  private closed = false;
 
   constructor(private readonly config: KafkaEventLogConfig) {
     const prefix = config.topicPrefix ?? 'lottery';
@@ -124,26 +131,21 @@ export class KafkaEventLog implements EventLog {
   async read(fromPosition: number, maxEvents: number): Promise<LoggedEvent[]> {
     const end = await this.tail();
     if (maxEvents <= 0 || fromPosition >= end) return [];
-    const held = this.resumable;
-    this.resumable = undefined;
-    if (held) clearTimeout(held.idle);
+    const held = this.takeResumable();
     if (held && held.next !== fromPosition) await held.reader.close();
     const resumed = held?.next === fromPosition ? held : undefined;
-    const wake = resumed?.wake ?? new WakeSignal();
-    const reader =
-      resumed?.reader ?? (await this.openReader(this.topics.events, fromPosition, Math.max(maxEvents, 10_000), wake));
     let records: KafkaRecord[];
+    let kept: Omit<ResumableReader, 'next' | 'idle'>;
     try {
-      records = await this.collect(reader, wake, this.topics.events, fromPosition, end, maxEvents);
+      [records, kept] = await this.readFrom(resumed, fromPosition, end, maxEvents);
     } catch (error) {
-      await reader.close();
-      throw error;
+      // a held reader may have failed while it waited (a broker restart): a fresh one gets a second chance
+      if (!resumed) throw error;
+      await resumed.reader.close();
+      [records, kept] = await this.readFrom(undefined, fromPosition, end, maxEvents);
     }
     const next = records.length > 0 ? records[records.length - 1].offset + 1 : fromPosition;
-    const idle = setTimeout(() => void this.dropResumable(), RESUMABLE_IDLE_MS);
-    idle.unref();
-    if (this.resumable) await this.dropResumable();
-    this.resumable = { reader, wake, next, idle };
+    this.keepResumable({ ...kept, next });
     return records.map(toLoggedEvent);
   }
 
@@ -175,10 +177,11 @@ export class KafkaEventLog implements EventLog {
   }
 
   async close(): Promise<void> {
-    await this.dropResumable();
-    await this.subscriptions.stopAll();
-    await this.appending;
-    await Promise.all([this.producer.close(), this.admin.close()]);
+    this.closed = true;
+    const closing = await Promise.allSettled([this.dropResumable(), this.subscriptions.stopAll(), this.appending]);
+    const closed = await Promise.allSettled([this.producer.close(), this.admin.close()]);
+    const failed = [...closing, ...closed].find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   private async appendInTransaction(events: EventEnvelope[], checkpoint: IndexerCheckpoint): Promise<void> {
@@ -244,12 +247,51 @@ export class KafkaEventLog implements EventLog {
     return records;
   }
 
-  private async dropResumable(): Promise<void> {
+  /** Reads with the held reader, or a new one (closed again if the read fails). */
+  private async readFrom(
+    resumed: ResumableReader | undefined,
+    from: number,
+    end: number,
+    max: number,
+  ): Promise<[KafkaRecord[], Omit<ResumableReader, 'next' | 'idle'>]> {
+    const wake = resumed?.wake ?? new WakeSignal();
+    const reader = resumed?.reader ?? (await this.openReader(this.topics.events, from, resumableBuffer(max), wake));
+    try {
+      return [await this.collect(reader, wake, this.topics.events, from, end, max), { reader, wake }];
+    } catch (error) {
+      if (!resumed) await reader.close();
+      throw error;
+    }
+  }
+
+  /** The held reader, now the caller's: a concurrent read opens its own. */
+  private takeResumable(): ResumableReader | undefined {
     const held = this.resumable;
     this.resumable = undefined;
-    if (!held) return;
-    clearTimeout(held.idle);
-    await held.reader.close();
+    if (held) clearTimeout(held.idle);
+    return held;
+  }
+
+  /** Holds a reader for the next read; one already held (a concurrent read's) is closed, as is this one once the log is closed. */
+  private keepResumable(kept: Omit<ResumableReader, 'idle'>): void {
+    const previous = this.takeResumable();
+    if (previous) void previous.reader.close().catch(() => undefined);
+    if (this.closed) {
+      void kept.reader.close().catch(() => undefined);
+      return;
+    }
+    const entry: ResumableReader = {
+      ...kept,
+      idle: setTimeout(() => {
+        if (this.resumable === entry) void this.dropResumable().catch(() => undefined);
+      }, RESUMABLE_IDLE_MS),
+    };
+    entry.idle.unref();
+    this.resumable = entry;
+  }
+
+  private async dropResumable(): Promise<void> {
+    await this.takeResumable()?.reader.close();
   }
 
   private openReader(topic: string, fromOffset: number, bufferLimit: number, wake: WakeSignal) {

@@ -7,6 +7,9 @@ export interface PostgresLogSchema {
   channel: string;
 }
 
+/** How long init() waits for the log table's lock to convert jsonb envelopes (postgresLogSchema). */
+export const CONVERSION_LOCK_TIMEOUT = '2s';
+
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,39}$/;
 
 export function postgresLogSchema(schema: string): PostgresLogSchema {
@@ -28,7 +31,8 @@ export function postgresLogSchema(schema: string): PostgresLogSchema {
  *
  * The envelope is `json`, not `jsonb`: it is only ever read back whole, and Postgres prints a `jsonb`
  * value from its binary form on every read, which was most of what a replay cost the server
- * (bench/PROFILE.md, fifteenth round). A log created as `jsonb` is converted once, on the next start.
+ * (bench/PROFILE.md, fifteenth round). A log created as `jsonb` is converted once, by the first start
+ * that gets the table's lock within CONVERSION_LOCK_TIMEOUT; until then both column types work alike.
  */
 export function createLogSchemaSql(names: PostgresLogSchema): string[] {
   return [
@@ -41,11 +45,17 @@ export function createLogSchemaSql(names: PostgresLogSchema): string[] {
        envelope json NOT NULL,
        appended_at timestamptz NOT NULL DEFAULT now()
      ) WITH (fillfactor = 100)`,
+    // the conversion rewrites the table under its exclusive lock: it does not queue behind a running
+    // reader or appender for long, and a start that cannot have the lock leaves it to a later one
     `DO $$ BEGIN
        IF (SELECT atttypid = 'jsonb'::regtype FROM pg_attribute
             WHERE attrelid = '${names.events}'::regclass AND attname = 'envelope') THEN
+         SET LOCAL lock_timeout = '${CONVERSION_LOCK_TIMEOUT}';
          ALTER TABLE ${names.events} ALTER COLUMN envelope TYPE json USING envelope::json;
+         RESET lock_timeout;
        END IF;
+     EXCEPTION WHEN lock_not_available THEN
+       RAISE NOTICE 'event log %: envelopes stay jsonb until a start gets the table''s lock', '${names.events}';
      END $$`,
     `CREATE TABLE IF NOT EXISTS ${names.checkpoint} (
        singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
