@@ -6,7 +6,7 @@ import type { DataSource } from 'typeorm';
  * position differs between logs with the same canonical events).
  *
  * Rows are rendered with to_jsonb, which compares json columns by value: their key order is whatever the
- * event log handed over (a Postgres log stores envelopes as jsonb, which reorders keys; Kafka keeps them).
+ * event log handed over (a Postgres log converted from jsonb reorders the keys of its older envelopes).
  */
 export async function dumpSchema(
   dataSource: DataSource,
