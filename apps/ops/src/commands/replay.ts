@@ -17,6 +17,8 @@ export interface ReplayRun {
   chainId: number;
   log: EventLogConfig;
   batchSize?: number;
+  /** Most tickets the fold holds in memory for claims to find (replayIntoFreshSchema's maxHeldTickets). */
+  maxHeldTickets?: number;
   reorgWindowBlocks?: number;
   /** Aborting stops between batches; the live schema is untouched and the half-built one dropped. */
   signal?: AbortSignal;
@@ -102,6 +104,7 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
         chainId: run.chainId,
         log: eventLog,
         batchSize: run.batchSize,
+        maxHeldTickets: run.maxHeldTickets,
         reorgWindowBlocks: run.reorgWindowBlocks,
         signal: run.signal,
         onProgress: (p) => {
@@ -163,6 +166,11 @@ export function registerReplay(program: Command): void {
         'serving, then switch atomically',
     )
     .option('--batch-size <n>', 'log records folded per transaction (default 50000)', positiveInt)
+    .option(
+      '--max-held-tickets <n>',
+      'tickets held in memory for claims to find (default 1000000, a few hundred MB); claims of others read the database',
+      positiveInt,
+    )
     .option('--json', 'print {"schema","events","seconds","eventsPerSecond","droppedLeftovers"}')
     .addHelpText(
       'after',
@@ -177,7 +185,7 @@ export function registerReplay(program: Command): void {
         'one is dropped; a rerun starts over.',
       ].join('\n'),
     )
-    .action(async (o: { batchSize?: number; json?: boolean }) => {
+    .action(async (o: { batchSize?: number; maxHeldTickets?: number; json?: boolean }) => {
       const env = loadPipelineEnv();
       const chainId = chainIdOf(env);
       const abort = new AbortController();
@@ -196,6 +204,7 @@ export function registerReplay(program: Command): void {
           chainId,
           log: eventLogConfigOf(env, chainId),
           batchSize: o.batchSize,
+          maxHeldTickets: o.maxHeldTickets,
           reorgWindowBlocks: env.REORG_WINDOW_BLOCKS,
           signal: abort.signal,
           logger,
