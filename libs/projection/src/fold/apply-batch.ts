@@ -34,9 +34,10 @@ export interface BatchResult {
 }
 
 /**
- * The fold reads from memory or awaits nothing slow, so a large segment would hold the event loop for
- * hundreds of milliseconds: every so many events it lets I/O through, so the statements a replay queued
- * behind the fold move on (each needs node to answer Postgres) and the log's read-ahead arrives.
+ * Folding a segment whose reads come from memory (a replay's) never gives the event loop a turn, so a
+ * large segment would hold it for hundreds of milliseconds. Every so many events the fold lets I/O
+ * through: the statements a replay queued behind the fold move on (each needs node to answer Postgres),
+ * the log's read-ahead arrives, and a projector's metrics and health endpoints answer.
  */
 const EVENTS_BETWEEN_YIELDS = 1_000;
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
