@@ -238,7 +238,8 @@ export class KafkaEventLog implements EventLog {
     const deadline = Date.now() + READ_TIMEOUT_MS;
     const records: KafkaRecord[] = [];
     while (records.length < max) {
-      records.push(...reader.take(from, max - records.length));
+      // one at a time: spread arguments live on the stack, and a held reader hands over up to 100,000
+      for (const record of reader.take(from, max - records.length)) records.push(record);
       if (records.length >= max || reader.position >= end) break;
       if (Date.now() > deadline)
         throw new Error(`reading ${topic} from ${from}: no progress within ${READ_TIMEOUT_MS} ms`);
