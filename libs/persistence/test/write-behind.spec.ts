@@ -2,7 +2,7 @@ import { createTestDatabase, type TestDatabase } from '@lottery/testing';
 import { Client } from 'pg';
 import type { SqlExecutor } from '../src';
 import { WriteBehind } from '../src';
-import { copyFromRows } from '../src/read-models/projection-store/copy-from-text';
+import { sqlExecutorOf } from '../src/read-models/projection-store/copy-from-text';
 
 /** Statements queued on a real Postgres connection and run behind the caller. */
 describe('WriteBehind', () => {
@@ -14,10 +14,7 @@ describe('WriteBehind', () => {
     db = await createTestDatabase('write_behind');
     client = new Client({ connectionString: db.url });
     await client.connect();
-    executor = {
-      query: (sql, params) => client.query(sql, params).then((r) => r.rows),
-      copyFrom: (sql, rows) => copyFromRows(client, sql, rows),
-    };
+    executor = sqlExecutorOf(client);
     await client.query('CREATE TABLE written (n int PRIMARY KEY)');
   });
   afterAll(async () => {

@@ -132,8 +132,8 @@ export class KafkaEventLog implements EventLog {
     const end = await this.tail();
     if (maxEvents <= 0 || fromPosition >= end) return [];
     const held = this.takeResumable();
-    if (held && held.next !== fromPosition) await held.reader.close();
     const resumed = held?.next === fromPosition ? held : undefined;
+    if (held && !resumed) await held.reader.close();
     let records: KafkaRecord[];
     let kept: Omit<ResumableReader, 'next' | 'idle'>;
     try {

@@ -66,7 +66,11 @@ export function copyFromRows(client: ClientBase, sql: string, rows: readonly Cop
  * talks to the pg client directly: the fold needs COPY, which TypeORM does not expose, and bare rows.
  */
 export async function sqlExecutorFor(runner: QueryRunner): Promise<SqlExecutor> {
-  const client = (await runner.connect()) as ClientBase;
+  return sqlExecutorOf((await runner.connect()) as ClientBase);
+}
+
+/** The SQL executor over a pg client: rows of a query, COPY of rows. */
+export function sqlExecutorOf(client: ClientBase): SqlExecutor {
   return {
     query: (sql, params) => client.query(sql, params).then((result) => result.rows),
     copyFrom: (sql, rows) => copyFromRows(client, sql, rows),
