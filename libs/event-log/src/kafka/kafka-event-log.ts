@@ -5,6 +5,7 @@ import type { EventLog, LoggedEvent, OnBatch, SubscribeOptions, Subscription } f
 import { LiveSubscriptions } from '../subscription/live-subscriptions';
 import { runSubscription } from '../subscription/run-subscription';
 import { WakeSignal } from '../subscription/wake-signal';
+import { useSizedGzipCodec } from './gzip-codec';
 import { kafkaLogCreator } from './kafka-log';
 import { LazyClient } from './lazy-client';
 import { KafkaPartitionReader, type KafkaRecord } from './kafka-partition-reader';
@@ -78,6 +79,7 @@ export class KafkaEventLog implements EventLog {
   constructor(private readonly config: KafkaEventLogConfig) {
     const prefix = config.topicPrefix ?? 'lottery';
     this.clientId = config.clientId ?? 'lottery-event-log';
+    useSizedGzipCodec();
     this.kafka = new Kafka({
       clientId: this.clientId,
       brokers: config.brokers,
