@@ -82,11 +82,20 @@ describe('replay folds the log into a fresh schema and switches it in', () => {
     await expectSameReadModels(h.queries, referenceFold(history));
   });
 
-  it('an interrupted replay leaves the live schema serving as it was; a rerun completes', async () => {
+  // the schema serving as `lottery`: a switch renames another one into its place
+  const liveSchemaOid = async () =>
+    ((await h.dataSource.query(`SELECT oid FROM pg_namespace WHERE nspname = 'lottery'`)) as { oid: string }[])[0].oid;
+
+  it.each([
+    ['while folding', (p: ReplayProgress) => p.phase === 'folding' && p.records >= 300],
+    ['as the index build starts', (p: ReplayProgress) => p.phase === 'indexing'],
+    ['as the switch starts', (p: ReplayProgress) => p.phase === 'switching'],
+  ])('an interrupted replay (%s) leaves the live schema serving as it was; a rerun completes', async (_, when) => {
     const log = new MemoryLog();
     log.append(history);
     await replayIntoFreshSchema({ url: h.db.url, chainId: CHAIN_ID, log });
     const before = await dumpSchema(h.dataSource);
+    const serving = await liveSchemaOid();
     const abort = new AbortController();
     const interrupted = replayIntoFreshSchema({
       url: h.db.url,
@@ -94,11 +103,13 @@ describe('replay folds the log into a fresh schema and switches it in', () => {
       log,
       batchSize: 50,
       signal: abort.signal,
-      onProgress: (p) => p.records >= 300 && abort.abort(),
+      onProgress: (p) => when(p) && abort.abort(),
     });
-    await expect(interrupted).rejects.toThrow();
+    await expect(interrupted).rejects.toMatchObject({ name: 'AbortError' });
+    expect(await liveSchemaOid()).toBe(serving);
     expect(await dumpSchema(h.dataSource)).toBe(before);
     await replayIntoFreshSchema({ url: h.db.url, chainId: CHAIN_ID, log });
+    expect(await liveSchemaOid()).not.toBe(serving);
     expect(await dumpSchema(h.dataSource)).toBe(before);
   });
 

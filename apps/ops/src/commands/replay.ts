@@ -181,8 +181,8 @@ export function registerReplay(program: Command): void {
         '',
         'The projector may keep running: the switch takes the advisory lock the projector takes for every',
         'batch, and the projector then continues in the new schema from the position the replay reached.',
-        'Ctrl-C (or SIGTERM) stops after the current batch: the live schema is untouched and the half-built',
-        'one is dropped; a rerun starts over.',
+        'Ctrl-C (or SIGTERM) stops after the current batch (or index build); until the switch commits, the',
+        'live schema is untouched and the half-built one is dropped; a rerun starts over.',
       ].join('\n'),
     )
     .action(async (o: { batchSize?: number; maxHeldTickets?: number; json?: boolean }) => {
@@ -192,7 +192,9 @@ export function registerReplay(program: Command): void {
       const logger = createLogger('ops');
       const onSignal = () => {
         if (abort.signal.aborted) process.exit(130);
-        process.stderr.write('\ninterrupting the replay after the current batch (again to quit at once)\n');
+        process.stderr.write(
+          '\ninterrupting the replay after the current batch or index build (again to quit at once)\n',
+        );
         abort.abort();
       };
       process.on('SIGINT', onSignal);

@@ -127,7 +127,8 @@ export class CarriedFold {
       });
       await this.db.query('COMMIT');
     } catch (error) {
-      await this.db.query('ROLLBACK');
+      // a connection that broke mid-batch fails its ROLLBACK too; the first error is the cause
+      await this.db.query('ROLLBACK').catch(() => undefined);
       throw error;
     }
     this.keys.clear();

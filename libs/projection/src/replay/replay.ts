@@ -112,10 +112,14 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
       throw error;
     }
     await carried.close();
+    // each step ends with a look at the signal: the fold's loop sees it only while batches come
+    options.signal?.throwIfAborted();
     await report('indexing');
     await withExecutors(dataSource, INDEX_BUILD_CONNECTIONS, (dbs) => createIndexesAndAnalyze(dbs, next, deferred));
+    options.signal?.throwIfAborted();
     // what was appended meanwhile, the projector's way (its cursor and state are all in the schema now)
     await catchUp((batch) => projection.applyBatch(batch));
+    options.signal?.throwIfAborted();
     await report('switching');
     await withRunner(dataSource, async (runner, db) => {
       await runner.startTransaction();
@@ -133,15 +137,23 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
           meter.add(batch.length);
           position = batch[batch.length - 1].position + 1;
         }
+        // the last moment an abort can keep the live schema: after the commit the switch is done
+        options.signal?.throwIfAborted();
         await promoteNextGeneration(db, live);
         await runner.commitTransaction();
       } catch (error) {
-        await runner.rollbackTransaction();
+        // a connection that broke mid-switch fails its ROLLBACK too; the first error is the cause
+        await runner.rollbackTransaction().catch(() => undefined);
         throw error;
       }
     });
-    await withExecutor(dataSource, (db) => dropRetiredGeneration(db, live));
-    return await report('done');
+    // The switch is committed: nothing after it may report the replay as failed. A retired generation
+    // left behind (its drop failed) is dropped, and reported, by the next replay's start.
+    await withExecutor(dataSource, (db) => dropRetiredGeneration(db, live)).catch(() => undefined);
+    // the log was read to its end under the lock, so the tail is where the replay stopped
+    const progress = meter.snapshot('done', position, position);
+    options.onProgress?.(progress);
+    return progress;
   } finally {
     await dataSource.destroy();
   }
