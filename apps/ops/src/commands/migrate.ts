@@ -28,8 +28,9 @@ export async function migrateAll(url: string, readSchema: string): Promise<{ rea
 }
 
 /**
- * `ops migrate`: what a deployment runs once before the apps start (the compose `migrate` service,
- * the Kubernetes Job). The projector and the API also migrate on start, under advisory locks.
+ * `ops migrate`: both schemas' pending migrations, for an operator at a shell. Deployments migrate the
+ * read models with their own entry point (the compose `migrate` service, the Kubernetes Job); the
+ * projector migrates the read models on start too, and the API the accounts schema (under an advisory lock).
  */
 export function registerMigrate(program: Command): void {
   program
