@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ApiKeysService, createAccountsDataSource, migrateAccounts, type ApiKeyRecord } from '@lottery/persistence';
 import { databaseUrl, keyPrefix } from '../connection';
 import { print } from '../output';
-import { positiveInt } from './options';
+import { limitOrDefault, positiveInt } from './options';
 
 async function withKeys<T>(work: (keys: ApiKeysService) => Promise<T>): Promise<T> {
   const dataSource = createAccountsDataSource({ url: databaseUrl() });
@@ -22,7 +22,9 @@ function describeKey(k: ApiKeyRecord): string {
 }
 
 export function registerApiKeys(program: Command): void {
-  const keys = program.command('api-keys').description('create, list, revoke and rotate Data API keys (stored hashed)');
+  const keys = program
+    .command('api-keys')
+    .description('create, list, limit, revoke and rotate Data API keys (stored hashed)');
 
   keys
     .command('create')
@@ -58,6 +60,18 @@ export function registerApiKeys(program: Command): void {
     .action(async (o: { all?: boolean; json?: boolean }) => {
       const list = await withKeys((s) => s.list({ includeRevoked: !!o.all }));
       print(!!o.json, list, () => (list.length ? list.map(describeKey).join('\n') : 'no keys'));
+    });
+
+  keys
+    .command('limits <id>')
+    .description("change a key's own limits; every API process applies them at once")
+    .option('--per-minute <n>', 'per-minute limit, or "default" for the API\'s', limitOrDefault)
+    .option('--per-day <n>', 'per-day limit, or "default" for the API\'s', limitOrDefault)
+    .option('--json', 'print the key record')
+    .action(async (id: string, o: { perMinute?: number | 'default'; perDay?: number | 'default'; json?: boolean }) => {
+      const limit = (value: number | 'default' | undefined) => (value === 'default' ? null : value);
+      const record = await withKeys((s) => s.setLimits(id, { perMinute: limit(o.perMinute), perDay: limit(o.perDay) }));
+      print(!!o.json, record, () => `limits set: ${describeKey(record)}`);
     });
 
   keys

@@ -14,3 +14,11 @@ export function nonNegativeInt(value: string): number {
     throw new InvalidArgumentError(`expected a non-negative integer, got "${value}"`);
   return n;
 }
+
+/**
+ * commander option parser: a positive integer, or "default" (the API's own limit applies). Kept as the
+ * word: commander turns an option value of null into an empty string.
+ */
+export function limitOrDefault(value: string): number | 'default' {
+  return value === 'default' ? value : positiveInt(value);
+}

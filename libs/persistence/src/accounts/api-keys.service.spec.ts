@@ -86,6 +86,13 @@ describe('ApiKeysService (Postgres)', () => {
       perDay: null,
     });
     await expect(keys.setLimits(record.id, { perMinute: 0, perDay: null })).rejects.toThrow(RangeError);
+    // a limit left out keeps its value; null goes back to the default
+    expect(await keys.setLimits(record.id, { perDay: 500 })).toMatchObject({ perMinute: 1, perDay: 500 });
+    expect(await keys.setLimits(record.id, { perMinute: null })).toMatchObject({ perMinute: null, perDay: 500 });
+    expect((await keys.list()).find((k) => k.id === record.id)).toMatchObject({ perMinute: null, perDay: 500 });
+    await expect(keys.setLimits(record.id, {})).rejects.toThrow('nothing to change');
+    await keys.revoke(record.id);
+    await expect(keys.setLimits(record.id, { perDay: 1 })).rejects.toBeInstanceOf(ApiKeyRevokedError);
     await expect(keys.create({ name: 'x', environment: 'live', perDay: 1.5 })).rejects.toThrow(RangeError);
     await expect(keys.create({ name: ' ', environment: 'live' })).rejects.toThrow(RangeError);
     await expect(keys.create({ name: 'x', environment: 'Live!' })).rejects.toThrow(RangeError);

@@ -103,12 +103,21 @@ export class ApiKeysService {
     });
   }
 
-  async setLimits(id: string, limits: ApiKeyLimits): Promise<ApiKeyRecord> {
-    assertLimits(limits);
+  /** A limit left out keeps its value; null means the API's default. A revoked key keeps its limits. */
+  async setLimits(id: string, limits: Partial<ApiKeyLimits>): Promise<ApiKeyRecord> {
+    if (limits.perMinute === undefined && limits.perDay === undefined) {
+      throw new RangeError('nothing to change: give a per-minute limit, a per-day limit or both');
+    }
     return this.dataSource.transaction(async (tx) => {
       const row = await lockKey(tx, id);
-      row.perMinute = limits.perMinute;
-      row.perDay = limits.perDay;
+      if (row.revokedAt !== null) throw new ApiKeyRevokedError(id);
+      const next = {
+        perMinute: limits.perMinute === undefined ? row.perMinute : limits.perMinute,
+        perDay: limits.perDay === undefined ? row.perDay : limits.perDay,
+      };
+      assertLimits(next);
+      row.perMinute = next.perMinute;
+      row.perDay = next.perDay;
       const saved = toRecord(await tx.save(row));
       await announceChange(tx, id);
       return saved;
