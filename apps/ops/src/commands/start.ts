@@ -24,6 +24,8 @@ export interface StartOptions {
   chainOnly?: boolean;
   deploymentEnv?: string;
   advertisedRpcUrl?: string;
+  /** JSON lines on stdout instead of the banner: `{"event":"ready",…}` and the others `start --help` lists. */
+  json?: boolean;
 }
 
 const APPS = {
@@ -89,7 +91,11 @@ export async function runStart(o: StartOptions): Promise<void> {
   const logsDir = join(dir, 'logs');
   mkdirSync(logsDir, { recursive: true });
   const logger = createLogger('ops');
-  const say = (line: string) => process.stdout.write(`${line}\n`);
+  const write = (line: string) => process.stdout.write(`${line}\n`);
+  const emit = (event: string, fields: Record<string, unknown>) => write(JSON.stringify({ event, ...fields }));
+  const say = o.json ? (message: string) => emit('message', { message }) : write;
+  const sayChain = o.json ? (message: string) => emit('chain', { message }) : (line: string) => write(`chain  ${line}`);
+  const sayStopping = (signal: string) => (o.json ? emit('stopping', { signal }) : say(`stopping (${signal})`));
   const stopped = shutdownSignal();
   const startedAt = Date.now();
   const cleanups: (() => Promise<void>)[] = [];
@@ -126,9 +132,11 @@ export async function runStart(o: StartOptions): Promise<void> {
 
     if (o.chainOnly) {
       if (o.deploymentEnv) writeFileSync(o.deploymentEnv, deploymentEnvFile(chain, o.advertisedRpcUrl ?? chain.rpcUrl));
-      say(`chain ready: ${o.advertisedRpcUrl ?? chain.rpcUrl} (chain id ${chain.chainId})`);
-      await localChain?.startLive(say);
-      say(`stopping (${await stopped})`);
+      const rpcUrl = o.advertisedRpcUrl ?? chain.rpcUrl;
+      if (o.json) emit('ready', { rpcUrl, chainId: chain.chainId });
+      else say(`chain ready: ${rpcUrl} (chain id ${chain.chainId})`);
+      await localChain?.startLive(o.json ? sayChain : say);
+      sayStopping(await stopped);
       return;
     }
 
@@ -165,31 +173,41 @@ export async function runStart(o: StartOptions): Promise<void> {
     for (const app of ['indexer', 'projector', 'api'] as const) {
       supervisor.start(app, APPS[app], env[app], join(logsDir, `${app}.log`));
     }
-    writeState(
-      {
-        apiPort,
-        metricsPorts,
-        eventLog: env.indexer['EVENT_LOG'] === 'kafka' ? 'kafka' : 'postgres',
-      },
-      dir,
-    );
+    const eventLog = env.indexer['EVENT_LOG'] === 'kafka' ? 'kafka' : 'postgres';
+    writeState({ apiPort, metricsPorts, eventLog }, dir);
 
     const apiUrl = `http://localhost:${apiPort}`;
-    say(
-      [
-        '',
-        `  API            ${apiUrl}/v1/rounds`,
-        `  API docs       ${apiUrl}/v1/docs   (free tickets: ${apiUrl}/api/v1/docs)`,
-        `  demo API key   ${keys.apiKey}`,
-        `  partner key    ${keys.partnerKey}`,
-        `  RPC            ${chain.rpcUrl}   (chain id ${chain.chainId})`,
-        `  database       ${embedded ? `embedded Postgres on port ${embedded.port}` : 'DATABASE_URL'}` +
-          `, event log in ${env.indexer['EVENT_LOG'] === 'kafka' ? 'Kafka' : 'Postgres'}`,
-        `  logs           ${logsDir}`,
-        `  data           ${dir}   (npm run ops -- reset wipes it)`,
-        '',
-      ].join('\n'),
-    );
+    // with --json, all of this is in the "ready" event, once the API answers
+    const instance = {
+      api: `${apiUrl}/v1/rounds`,
+      apiDocs: `${apiUrl}/v1/docs`,
+      freeTicketDocs: `${apiUrl}/api/v1/docs`,
+      apiKey: keys.apiKey,
+      partnerKey: keys.partnerKey,
+      rpcUrl: chain.rpcUrl,
+      chainId: chain.chainId,
+      embeddedPostgresPort: embedded?.port ?? null,
+      eventLog,
+      logs: logsDir,
+      data: dir,
+    };
+    if (!o.json) {
+      say(
+        [
+          '',
+          `  API            ${instance.api}`,
+          `  API docs       ${instance.apiDocs}   (free tickets: ${instance.freeTicketDocs})`,
+          `  demo API key   ${keys.apiKey}`,
+          `  partner key    ${keys.partnerKey}`,
+          `  RPC            ${chain.rpcUrl}   (chain id ${chain.chainId})`,
+          `  database       ${embedded ? `embedded Postgres on port ${embedded.port}` : 'DATABASE_URL'}` +
+            `, event log in ${eventLog === 'kafka' ? 'Kafka' : 'Postgres'}`,
+          `  logs           ${logsDir}`,
+          `  data           ${dir}   (npm run ops -- reset wipes it)`,
+          '',
+        ].join('\n'),
+      );
+    }
 
     const watching = new AbortController();
     void stopped.then(() => watching.abort());
@@ -202,10 +220,12 @@ export async function runStart(o: StartOptions): Promise<void> {
       watching.signal,
     );
     if (!watching.signal.aborted) {
-      say(`ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s: ${apiUrl}/health/ready answers 200`);
-      await localChain?.startLive((line) => say(`chain  ${line}`));
+      const seconds = Number(((Date.now() - startedAt) / 1000).toFixed(1));
+      if (o.json) emit('ready', { seconds, ...instance });
+      else say(`ready in ${seconds.toFixed(1)} s: ${apiUrl}/health/ready answers 200`);
+      await localChain?.startLive(sayChain);
     }
-    say(`stopping (${await stopped})`);
+    sayStopping(await stopped);
   } finally {
     await cleanUp();
     writeState({ pids: {} }, dir);
@@ -226,5 +246,11 @@ export function registerStart(program: Command): void {
     .option('--chain-only', 'run only the local chain and its simulator (docker compose)')
     .option('--deployment-env <file>', 'with --chain-only: write the deployment as an env file here')
     .option('--advertised-rpc-url <url>', 'with --chain-only: the RPC URL other services use')
+    .option(
+      '--json',
+      'JSON lines on stdout instead of the banner: {"event":"ready",…} with URLs, demo keys, chain and data ' +
+        'folder once the API answers (with --chain-only: rpcUrl, chainId); {"event":"message"|"chain","message"}; ' +
+        '{"event":"stopping","signal"}. Logs and the progress bar stay on stderr.',
+    )
     .action((o: StartOptions) => runStart(o));
 }

@@ -48,11 +48,27 @@ async function partnerTicketReachesTheDataApi(api: string, partnerKey: string, a
   );
 }
 
-/** What a newcomer sees after `npm start`: keys and URLs from the banner, then three API groups with data. */
-async function checkRunningInstance(dir: string, env: NodeJS.ProcessEnv, start: NpmProcess, port: number) {
+interface DemoKeys {
+  apiKey: string;
+  partnerKey: string;
+}
+
+/** What a newcomer reads after `npm start`: the keys in the banner, then the line saying it is ready. */
+async function keysFromBanner(start: NpmProcess): Promise<DemoKeys> {
   const apiKey = (await start.waitFor(/demo API key\s+(\S+)/, 120_000))[1];
   const partnerKey = (await start.waitFor(/partner key\s+(\S+)/, 5_000))[1];
   await start.waitFor(/ready in [\d.]+ s/, 180_000);
+  return { apiKey, partnerKey };
+}
+
+/** What a script reads after `start --json`: one JSON line per event, the keys in the "ready" one. */
+async function readyEvent(start: NpmProcess): Promise<DemoKeys & Record<string, unknown>> {
+  return JSON.parse((await start.waitFor(/^\{"event":"ready".*$/m, 300_000))[0]) as DemoKeys & Record<string, unknown>;
+}
+
+/** Three API groups with data, with the keys `start` gave. */
+async function checkRunningInstance(dir: string, env: NodeJS.ProcessEnv, keys: DemoKeys, port: number) {
+  const { apiKey, partnerKey } = keys;
   const api = `http://127.0.0.1:${port}`;
   expect((await getJson(`${api}/health/ready`)).status).toBe(200);
 
@@ -86,10 +102,13 @@ function processesOf(dir: string): string[] {
   return out.split('\n').filter((line) => line.includes(dir));
 }
 
+const STOPPING = /stopping \(SIGINT\)/;
+const STOPPING_JSON = /^\{"event":"stopping","signal":"SIGINT"\}$/m;
+
 /** Ctrl-C stops everything it started (apps, anvil, Postgres) within the grace period. */
-async function stopCleanly(start: NpmProcess, dir: string, port: number) {
+async function stopCleanly(start: NpmProcess, dir: string, port: number, stopping: RegExp) {
   await start.interrupt(60_000);
-  expect(start.stdout).toMatch(/stopping \(SIGINT\)/);
+  expect(start.stdout).toMatch(stopping);
   expect(processesOf(dir)).toEqual([]);
   expect(await freePort(port)).toBe(port);
 }
@@ -104,7 +123,13 @@ function appLogs(dir: string): string {
 }
 
 /** Runs `check` against a running `npm start`; on failure the error carries its output, and it is stopped. */
-async function whileRunning<T>(start: NpmProcess, dir: string, port: number, check: () => Promise<T>): Promise<T> {
+async function whileRunning<T>(
+  start: NpmProcess,
+  dir: string,
+  port: number,
+  check: () => Promise<T>,
+  stopping = STOPPING,
+): Promise<T> {
   let result: T;
   try {
     result = await check();
@@ -112,7 +137,7 @@ async function whileRunning<T>(start: NpmProcess, dir: string, port: number, che
     await start.interrupt(30_000).catch(() => undefined);
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n${start.output()}\n${appLogs(dir)}`);
   }
-  await stopCleanly(start, dir, port);
+  await stopCleanly(start, dir, port, stopping);
   return result;
 }
 
@@ -126,7 +151,7 @@ describe('npm start on a fresh checkout', () => {
       const first = new NpmProcess(checkout.dir, ['start'], env);
       const before = await whileRunning(first, checkout.dir, port, async () => {
         await first.waitFor(/deploying the local lottery/, 120_000);
-        const status = await checkRunningInstance(checkout.dir, env, first, port);
+        const status = await checkRunningInstance(checkout.dir, env, await keysFromBanner(first), port);
         expect(status.indexer.eventLog).toMatch(/^postgres/);
         expect(status.contracts['jackpot']).toMatch(/^0x[0-9a-fA-F]{40}$/);
         return status;
@@ -134,7 +159,7 @@ describe('npm start on a fresh checkout', () => {
 
       const second = new NpmProcess(checkout.dir, ['start'], env);
       await whileRunning(second, checkout.dir, port, async () => {
-        const after = await checkRunningInstance(checkout.dir, env, second, port);
+        const after = await checkRunningInstance(checkout.dir, env, await keysFromBanner(second), port);
         expect(second.stdout).not.toMatch(/deploying the local lottery/);
         // The same chain and log, continued: a re-index from scratch would have appended the history again.
         expect(after.contracts).toEqual(before.contracts);
@@ -153,7 +178,7 @@ describe('npm start on a fresh checkout', () => {
     });
     afterAll(() => db?.drop());
 
-    it('runs the pipeline through the real Postgres, Kafka and Redis', async () => {
+    it('runs the pipeline through the real Postgres, Kafka and Redis, telling a script in JSON lines (--json)', async () => {
       const checkout = freshCheckout();
       try {
         const port = await freePort();
@@ -165,14 +190,34 @@ describe('npm start on a fresh checkout', () => {
           // The suite's broker is shared with other suites that use the same local chain id.
           KAFKA_TOPIC_PREFIX: `ops-start-${Date.now()}`,
         };
-        const start = new NpmProcess(checkout.dir, ['start', '--', '--rounds', '2', '--tickets-per-round', '80'], env);
-        await whileRunning(start, checkout.dir, port, async () => {
-          const status = await checkRunningInstance(checkout.dir, env, start, port);
-          expect(status.indexer.eventLog).toMatch(/^kafka /);
-          expect(status.projector.position).toBeGreaterThan(0);
-          expect(status.projector).toMatchObject({ foldRules: FOLD_RULES_VERSION, replayNeeded: false });
-          expect(start.stdout).toMatch(/event log in Kafka/);
-        });
+        const args = ['start', '--silent', '--', '--json', '--rounds', '2', '--tickets-per-round', '80'];
+        const start = new NpmProcess(checkout.dir, args, env);
+        await whileRunning(
+          start,
+          checkout.dir,
+          port,
+          async () => {
+            const ready = await readyEvent(start);
+            expect(ready).toMatchObject({
+              api: `http://localhost:${port}/v1/rounds`,
+              apiKey: expect.stringMatching(/^lt_live_/),
+              partnerKey: expect.stringMatching(/^lt_partner_/),
+              chainId: 31337,
+              embeddedPostgresPort: null,
+              eventLog: 'kafka',
+              seconds: expect.any(Number),
+            });
+            const status = await checkRunningInstance(checkout.dir, env, ready, port);
+            expect(status.indexer.eventLog).toMatch(/^kafka /);
+            expect(status.rpcUrl).toBe(ready['rpcUrl']);
+            expect(status.projector.position).toBeGreaterThan(0);
+            expect(status.projector).toMatchObject({ foldRules: FOLD_RULES_VERSION, replayNeeded: false });
+          },
+          STOPPING_JSON,
+        );
+        // nothing but JSON lines on stdout, each an event
+        const lines = start.stdout.split('\n').filter((line) => line !== '');
+        expect(lines.map((line) => Object.keys(JSON.parse(line) as object)[0])).toEqual(lines.map(() => 'event'));
       } finally {
         checkout.remove();
       }
