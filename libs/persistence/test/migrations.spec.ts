@@ -2,6 +2,7 @@ import { createTestDatabase, type TestDatabase } from '@lottery/testing';
 import { DataSource } from 'typeorm';
 import { createReadModelDataSource, migrateReadModels } from '../src';
 import { READ_MODEL_MIGRATIONS } from '../src/read-models/migrations';
+import { HEX_COLUMNS } from '../src/read-models/migrations/1765000000000-hex-columns-in-c-collation';
 
 describe('read-model migrations', () => {
   let db: TestDatabase;
@@ -27,7 +28,7 @@ describe('read-model migrations', () => {
     for (const schema of ['lottery', 'lottery_next']) {
       const ds = createReadModelDataSource({ url: db.url, schema, poolSize: 1 });
       await ds.initialize();
-      expect(await migrateReadModels(ds)).toEqual(['CreateReadModels1732300000000', 'FoldRulesVersion1764900000000']);
+      expect(await migrateReadModels(ds)).toEqual(READ_MODEL_MIGRATIONS.map((m) => m.name));
       expect(await migrateReadModels(ds)).toEqual([]);
       await ds.destroy();
     }
@@ -67,7 +68,7 @@ describe('read-model migrations', () => {
       const ds = createReadModelDataSource({ url: db.url, schema, poolSize: 1 });
       await ds.initialize();
       try {
-        expect(await migrateReadModels(ds)).toEqual(['FoldRulesVersion1764900000000']);
+        expect(await migrateReadModels(ds)).toEqual(READ_MODEL_MIGRATIONS.slice(1).map((m) => m.name));
         const [row] = (await ds.query(`SELECT fold_rules FROM "${schema}".projector_state`)) as {
           fold_rules: number;
         }[];
@@ -82,6 +83,55 @@ describe('read-model migrations', () => {
 
   it('rejects a schema name that is not a plain identifier', () => {
     expect(() => createReadModelDataSource({ url: db.url, schema: 'lottery"; DROP' })).toThrow(/lowercase identifier/);
+  });
+
+  it('give every address and hash column collation "C", keeping the rows and their indexes; undone, the default again', async () => {
+    const schema = 'lottery_hex';
+    const collations = async (ds: DataSource) =>
+      (await ds.query(
+        `SELECT table_name || '.' || column_name AS "column", coalesce(collation_name, 'default') AS collation
+           FROM information_schema.columns
+          WHERE table_schema = $1 AND data_type IN ('text', 'ARRAY') AND udt_name IN ('text', '_text')
+          ORDER BY 1`,
+        [schema],
+      )) as { column: string; collation: string }[];
+    const ds = createReadModelDataSource({ url: db.url, schema, poolSize: 1 });
+    const indexNames = async () =>
+      (
+        (await ds.query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 ORDER BY 1`, [schema])) as {
+          indexname: string;
+        }[]
+      ).map((r) => r.indexname);
+    await ds.initialize();
+    try {
+      await migrateReadModels(ds);
+      await ds.undoLastMigration();
+      const wallet = `0x${'ab'.repeat(20)}`;
+      await ds.query(`INSERT INTO "${schema}".wallet_stats VALUES ($1, 1, 0, 0, 0, 0, 0, 1, now(), now())`, [wallet]);
+      expect(new Set((await collations(ds)).map((c) => c.collation))).toEqual(new Set(['default']));
+      const indexesBefore = await indexNames();
+      expect(indexesBefore.length).toBeGreaterThan(15);
+
+      expect(await migrateReadModels(ds)).toEqual(['HexColumnsInCCollation1765000000000']);
+      const after = await collations(ds);
+      // every text column of the read models holds hex
+      expect(after.map((c) => c.column)).toEqual(
+        Object.entries(HEX_COLUMNS)
+          .flatMap(([table, columns]) => columns.map((column) => `${table}.${column}`))
+          .sort(),
+      );
+      expect(new Set(after.map((c) => c.collation))).toEqual(new Set(['C']));
+      const [kept] = (await ds.query(`SELECT address FROM "${schema}".wallet_stats WHERE address = $1`, [wallet])) as {
+        address: string;
+      }[];
+      expect(kept).toEqual({ address: wallet });
+      expect(await indexNames()).toEqual(indexesBefore);
+
+      await ds.undoLastMigration();
+      expect(new Set((await collations(ds)).map((c) => c.collation))).toEqual(new Set(['default']));
+    } finally {
+      await ds.destroy();
+    }
   });
 
   it('undo drops what they created', async () => {
