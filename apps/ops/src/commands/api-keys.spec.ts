@@ -1,36 +1,10 @@
-import { createTestDatabase, type TestDatabase } from '@lottery/testing';
-import { Command } from 'commander';
+import { opsDatabase, runInProcess } from '../../test/support/in-process-ops';
 import { registerApiKeys } from './api-keys';
 
-/** Runs `ops api-keys …` in process and returns what it printed. */
-async function ops(...args: string[]): Promise<string> {
-  const program = new Command('ops').exitOverride().configureOutput({ writeErr: () => undefined });
-  registerApiKeys(program);
-  let out = '';
-  const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += chunk.toString();
-    return true;
-  });
-  try {
-    await program.parseAsync(['node', 'ops', 'api-keys', ...args]);
-  } finally {
-    write.mockRestore();
-  }
-  return out;
-}
+const ops = (...args: string[]) => runInProcess(registerApiKeys, 'api-keys', ...args);
 
 describe('ops api-keys limits', () => {
-  let database: TestDatabase;
-  const saved = process.env['DATABASE_URL'];
-
-  beforeAll(async () => {
-    database = await createTestDatabase('ops_api_keys');
-    process.env['DATABASE_URL'] = database.url;
-  });
-  afterAll(async () => {
-    process.env['DATABASE_URL'] = saved;
-    await database?.drop();
-  });
+  opsDatabase('ops_api_keys');
 
   it('sets one limit and keeps the other, goes back to the default, and refuses a revoked key', async () => {
     const { id } = JSON.parse(await ops('create', '--per-minute', '30', '--json'));

@@ -1,36 +1,10 @@
-import { createTestDatabase, type TestDatabase } from '@lottery/testing';
-import { Command } from 'commander';
+import { opsDatabase, runInProcess } from '../../test/support/in-process-ops';
 import { registerPartners } from './partners';
 
-/** Runs `ops partners …` in process and returns what it printed. */
-async function ops(...args: string[]): Promise<string> {
-  const program = new Command('ops').exitOverride().configureOutput({ writeErr: () => undefined });
-  registerPartners(program);
-  let out = '';
-  const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += chunk.toString();
-    return true;
-  });
-  try {
-    await program.parseAsync(['node', 'ops', 'partners', ...args]);
-  } finally {
-    write.mockRestore();
-  }
-  return out;
-}
+const ops = (...args: string[]) => runInProcess(registerPartners, 'partners', ...args);
 
 describe('ops partners', () => {
-  let database: TestDatabase;
-  const saved = process.env['DATABASE_URL'];
-
-  beforeAll(async () => {
-    database = await createTestDatabase('ops_partners');
-    process.env['DATABASE_URL'] = database.url;
-  });
-  afterAll(async () => {
-    process.env['DATABASE_URL'] = saved;
-    await database?.drop();
-  });
+  opsDatabase('ops_partners');
 
   it('creates (key once, {"id","apiKey"} with --json), lists, tops up and disables', async () => {
     const created = JSON.parse(
