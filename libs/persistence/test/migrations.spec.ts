@@ -1,4 +1,5 @@
-import { createTestDatabase, type TestDatabase } from '@lottery/testing';
+import { createTestDatabase, eventually, type TestDatabase } from '@lottery/testing';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createReadModelDataSource, migrateReadModels } from '../src';
 import { READ_MODEL_MIGRATIONS } from '../src/read-models/migrations';
@@ -130,6 +131,47 @@ describe('read-model migrations', () => {
       await ds.undoLastMigration();
       expect(new Set((await collations(ds)).map((c) => c.collation))).toEqual(new Set(['default']));
     } finally {
+      await ds.destroy();
+    }
+  });
+
+  it('put the hex columns in collation "C" one table at a time: a reader holding one table never deadlocks with it', async () => {
+    const schema = 'lottery_hex_locks';
+    const before = new DataSource({
+      type: 'postgres',
+      url: db.url,
+      schema,
+      migrations: READ_MODEL_MIGRATIONS.slice(0, 2),
+      migrationsTableName: 'read_model_migrations',
+    });
+    await before.initialize();
+    await migrateReadModels(before);
+    await before.destroy();
+    // an API query joining the two tables, stopped after it locked ticket_outcomes
+    const reader = new Client({ connectionString: db.url });
+    await reader.connect();
+    const ds = createReadModelDataSource({ url: db.url, schema, poolSize: 2 });
+    await ds.initialize();
+    try {
+      await reader.query(`SET lock_timeout = '10s'`);
+      await reader.query('BEGIN');
+      await reader.query(`SELECT count(*) FROM "${schema}".ticket_outcomes`);
+      const migrating = migrateReadModels(ds);
+      migrating.catch(() => undefined);
+      // the migration has reached ticket_outcomes and waits for the reader
+      await eventually(async () => {
+        const rows = (await ds.query(
+          `SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+            WHERE NOT l.granted AND c.relname = 'ticket_outcomes' AND l.mode = 'AccessExclusiveLock'`,
+        )) as unknown[];
+        return rows.length > 0;
+      }, 'the migration waiting for ticket_outcomes');
+      // holding every table it had altered, the migration would make this wait for it: a deadlock
+      await reader.query(`SELECT count(*) FROM "${schema}".tickets`);
+      await reader.query('COMMIT');
+      expect(await migrating).toEqual(['HexColumnsInCCollation1765000000000']);
+    } finally {
+      await reader.end();
       await ds.destroy();
     }
   });

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { freePort } from '@lottery/telemetry';
 import { exited, spawnApp } from './app-process';
-import { eventually } from './eventually';
+import { eventually } from '@lottery/testing';
 
 export interface ApiProcess {
   /** http://127.0.0.1:<port>, no trailing slash. */

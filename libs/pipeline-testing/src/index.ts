@@ -2,7 +2,7 @@
 // services: a follower over the local lottery, the log read back, a projected history, the giveaway's
 // chain, app processes (the API, the ops CLI), raw JSON-RPC and polling. Apart from libs/testing because
 // it uses the libraries whose own tests use libs/testing (no project cycle).
-export * from './eventually';
+export { eventually } from '@lottery/testing';
 export * from './json-rpc';
 export * from './app-process';
 export * from './api-process';

@@ -8,7 +8,7 @@ import {
 } from '@lottery/chain';
 import { lotteryEventAddresses, type LotteryDeployment } from '@lottery/contracts';
 import type { EventLog, LoggedEvent } from '@lottery/event-log';
-import { eventually } from './eventually';
+import { eventually } from '@lottery/testing';
 import { headOf } from './json-rpc';
 
 /**

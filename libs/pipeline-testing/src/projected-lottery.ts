@@ -11,7 +11,7 @@ import { createEventLog, type EventLog } from '@lottery/event-log';
 import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries } from '@lottery/persistence';
 import { Projection } from '@lottery/projection';
 import { createTestDatabase, startAnvil, type AnvilInstance, type TestDatabase } from '@lottery/testing';
-import { eventually } from './eventually';
+import { eventually } from '@lottery/testing';
 import { lotteryFollower, startFollower } from './lottery-follower';
 
 /**

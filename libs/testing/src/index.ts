@@ -19,3 +19,4 @@ export * from './deployment/k8s-manifests';
 export * from './deployment/compose-services';
 export * from './deployment/describe-app-deployment';
 export * from './deployment/describe-readme-configuration';
+export * from './eventually';

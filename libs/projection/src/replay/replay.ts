@@ -147,15 +147,16 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
         throw error;
       }
     });
-    // The switch is committed: nothing after it may report the replay as failed. A retired generation
-    // left behind (its drop failed) is dropped, and reported, by the next replay's start.
+    // The switch is committed: no step of the replay after it reports the replay as failed. A retired
+    // generation left behind (its drop failed) is dropped, and reported, by the next replay's start.
     await withExecutor(dataSource, (db) => dropRetiredGeneration(db, live)).catch(() => undefined);
     // the log was read to its end under the lock, so the tail is where the replay stopped
     const progress = meter.snapshot('done', position, position);
     options.onProgress?.(progress);
     return progress;
   } finally {
-    await dataSource.destroy();
+    // closing the pool decides nothing: a failure here would only hide the outcome, success or error
+    await dataSource.destroy().catch(() => undefined);
   }
 }
 

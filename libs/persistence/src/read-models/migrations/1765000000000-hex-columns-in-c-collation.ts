@@ -25,6 +25,13 @@ const typeOf = (column: string) => (column === 'referrers' ? 'text[]' : 'text');
  */
 export class HexColumnsInCCollation1765000000000 implements MigrationInterface {
   name = 'HexColumnsInCCollation1765000000000';
+  /**
+   * Each table's ALTER commits on its own, so the migration holds one table's lock at a time: holding
+   * them all until the end, it waited for ticket_outcomes with tickets locked while an API query that
+   * joins them held ticket_outcomes and waited for tickets — a deadlock under load. Each ALTER sets
+   * what it sets again harmlessly, so a run interrupted between them is finished by the next one.
+   */
+  transaction = false;
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await alterCollation(queryRunner, '"C"');
