@@ -25,6 +25,28 @@ describe('read-model migrations', () => {
     }
   };
 
+  /** The schema as an older release left it: its first `count` migrations, then `then` on it. */
+  const migrateUpTo = async (
+    schema: string,
+    count: number,
+    then?: (ds: DataSource) => Promise<unknown> | undefined,
+  ) => {
+    const before = new DataSource({
+      type: 'postgres',
+      url: db.url,
+      schema,
+      migrations: READ_MODEL_MIGRATIONS.slice(0, count),
+      migrationsTableName: 'read_model_migrations',
+    });
+    await before.initialize();
+    try {
+      await migrateReadModels(before);
+      await then?.(before);
+    } finally {
+      await before.destroy();
+    }
+  };
+
   it('create every table inside the configured schema, nothing in public, and rerun as a no-op', async () => {
     for (const schema of ['lottery', 'lottery_next']) {
       const ds = createReadModelDataSource({ url: db.url, schema, poolSize: 1 });
@@ -55,17 +77,9 @@ describe('read-model migrations', () => {
   it('record read models folded before the fold rules version existed as version 1, empty ones as none', async () => {
     const foldRulesAfterUpgrade = async (schema: string, folded: boolean) => {
       // the schema as the first migration left it, folded up to position 5 or not at all
-      const before = new DataSource({
-        type: 'postgres',
-        url: db.url,
-        schema,
-        migrations: READ_MODEL_MIGRATIONS.slice(0, 1),
-        migrationsTableName: 'read_model_migrations',
-      });
-      await before.initialize();
-      await migrateReadModels(before);
-      if (folded) await before.query(`UPDATE "${schema}".projector_state SET position = 5`);
-      await before.destroy();
+      await migrateUpTo(schema, 1, (before) =>
+        folded ? before.query(`UPDATE "${schema}".projector_state SET position = 5`) : undefined,
+      );
       const ds = createReadModelDataSource({ url: db.url, schema, poolSize: 1 });
       await ds.initialize();
       try {
@@ -137,16 +151,7 @@ describe('read-model migrations', () => {
 
   it('put the hex columns in collation "C" one table at a time: a reader holding one table never deadlocks with it', async () => {
     const schema = 'lottery_hex_locks';
-    const before = new DataSource({
-      type: 'postgres',
-      url: db.url,
-      schema,
-      migrations: READ_MODEL_MIGRATIONS.slice(0, 2),
-      migrationsTableName: 'read_model_migrations',
-    });
-    await before.initialize();
-    await migrateReadModels(before);
-    await before.destroy();
+    await migrateUpTo(schema, 2);
     // an API query joining the two tables, stopped after it locked ticket_outcomes
     const reader = new Client({ connectionString: db.url });
     await reader.connect();
