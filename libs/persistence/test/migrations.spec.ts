@@ -181,6 +181,22 @@ describe('read-model migrations', () => {
     }
   });
 
+  it('take turns when two processes migrate one schema at once: each table created once, each migration recorded once', async () => {
+    const schema = 'lottery_concurrent';
+    const sources = [1, 2].map(() => createReadModelDataSource({ url: db.url, schema, poolSize: 1 }));
+    await Promise.all(sources.map((ds) => ds.initialize()));
+    try {
+      const ran = await Promise.all(sources.map((ds) => migrateReadModels(ds)));
+      expect(ran.flat().sort()).toEqual(READ_MODEL_MIGRATIONS.map((m) => m.name).sort());
+      const recorded = (await sources[0].query(`SELECT name FROM "${schema}".read_model_migrations ORDER BY id`)) as {
+        name: string;
+      }[];
+      expect(recorded.map((r) => r.name)).toEqual(READ_MODEL_MIGRATIONS.map((m) => m.name));
+    } finally {
+      await Promise.all(sources.map((ds) => ds.destroy()));
+    }
+  });
+
   it('undo drops what they created', async () => {
     const ds = createReadModelDataSource({ url: db.url, schema: 'lottery_undo', poolSize: 1 });
     await ds.initialize();
