@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { runMigrationsInTurn } from '../migrations-in-turn';
 import { ACCOUNTS_SCHEMA } from './accounts-schema';
 import { ApiKeyEntity } from './api-key.entity';
 import { CreateApiKeys1763856000000 } from './migrations/1763856000000-create-api-keys';
@@ -8,7 +9,6 @@ import { PartnerGrantEntity } from './partner-grant.entity';
 
 export interface AccountsDataSourceOptions {
   url: string;
-  /** At least 2: migrating holds one connection for the advisory lock while TypeORM uses another. */
   poolSize?: number;
   /** Fail fast when Postgres is unreachable, so callers can answer 503 instead of hanging. */
   connectTimeoutMs?: number;
@@ -27,29 +27,16 @@ export function createAccountsDataSource(options: AccountsDataSourceOptions): Da
     migrationsRun: false,
     logging: false,
     connectTimeoutMS: options.connectTimeoutMs ?? 2000,
-    extra: { max: Math.max(2, options.poolSize ?? 5), query_timeout: options.queryTimeoutMs ?? 5000 },
+    extra: { max: options.poolSize ?? 5, query_timeout: options.queryTimeoutMs ?? 5000 },
   });
 }
 
-/** Any fixed 64-bit number, unique among the advisory locks the project takes. */
-const MIGRATION_LOCK_ID = '7316432451006112001';
-
 /**
- * Applies the accounts migrations. Several API replicas may start at once: an advisory lock makes them
- * take turns, so exactly one creates the tables and the others find them done. The schema is created
- * before TypeORM runs because its migrations table lives inside it.
+ * Applies the accounts migrations. Several API replicas may start at once: they take turns, so exactly
+ * one creates the tables and the others find them done.
  */
 export async function migrateAccounts(dataSource: DataSource): Promise<void> {
-  const runner = dataSource.createQueryRunner();
-  await runner.connect();
-  try {
-    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    await runner.query(`CREATE SCHEMA IF NOT EXISTS ${ACCOUNTS_SCHEMA}`);
-    await dataSource.runMigrations({ transaction: 'each' });
-  } finally {
-    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
-    await runner.release();
-  }
+  await runMigrationsInTurn(dataSource, ACCOUNTS_SCHEMA, 'accounts-migrations');
 }
 
 /**
