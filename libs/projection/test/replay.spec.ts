@@ -97,15 +97,21 @@ describe('replay folds the log into a fresh schema and switches it in', () => {
     const before = await dumpSchema(h.dataSource);
     const serving = await liveSchemaOid();
     const abort = new AbortController();
+    const reports: ReplayProgress[] = [];
     const interrupted = replayIntoFreshSchema({
       url: h.db.url,
       chainId: CHAIN_ID,
       log,
       batchSize: 50,
       signal: abort.signal,
-      onProgress: (p) => when(p) && abort.abort(),
+      onProgress: (p) => {
+        reports.push(p);
+        if (when(p)) abort.abort();
+      },
     });
     await expect(interrupted).rejects.toMatchObject({ name: 'AbortError' });
+    // it stopped at the end of the step it was in: nothing after that step was reported
+    expect(reports.length).toBe(reports.findIndex(when) + 1);
     expect(await liveSchemaOid()).toBe(serving);
     expect(await dumpSchema(h.dataSource)).toBe(before);
     await replayIntoFreshSchema({ url: h.db.url, chainId: CHAIN_ID, log });

@@ -75,7 +75,10 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
     const projection = new Projection(dataSource, { chainId: options.chainId, schema: next, reorgWindowBlocks });
     const meter = new ProgressMeter(head);
     let position = head;
-    const report = async (phase: ReplayProgress['phase']) => {
+    // a report ends a step, and an aborted replay stops there (the fold's loop sees the signal only while
+    // batches come); the switch's commit is reported apart, as nothing can stop the replay after it
+    const report = async (phase: Exclude<ReplayProgress['phase'], 'done'>) => {
+      options.signal?.throwIfAborted();
       const progress = meter.snapshot(phase, position, await options.log.tail());
       options.onProgress?.(progress);
       return progress;
@@ -112,14 +115,10 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
       throw error;
     }
     await carried.close();
-    // each step ends with a look at the signal: the fold's loop sees it only while batches come
-    options.signal?.throwIfAborted();
     await report('indexing');
     await withExecutors(dataSource, INDEX_BUILD_CONNECTIONS, (dbs) => createIndexesAndAnalyze(dbs, next, deferred));
-    options.signal?.throwIfAborted();
     // what was appended meanwhile, the projector's way (its cursor and state are all in the schema now)
     await catchUp((batch) => projection.applyBatch(batch));
-    options.signal?.throwIfAborted();
     await report('switching');
     await withRunner(dataSource, async (runner, db) => {
       await runner.startTransaction();
