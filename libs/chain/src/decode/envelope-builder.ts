@@ -21,15 +21,8 @@ export class EnvelopeBuilder {
   ) {}
 
   async build(logs: MinedLog[], retry: Omit<RetryOptions, 'what'>): Promise<ChainEventEnvelope[]> {
-    for (const log of logs)
-      if (log.blockTimestamp !== undefined) this.remember(log.blockHash.toLowerCase() as Hex, log.blockTimestamp);
-    await this.fetchMissingTimestamps(
-      logs.map((l) => l.blockHash.toLowerCase() as Hex),
-      retry,
-    );
-    const envelopes = logs.map((log) =>
-      toEnvelope(this.chainId, log, this.timestamps.get(log.blockHash.toLowerCase() as Hex) ?? 0),
-    );
+    const times = await this.timestampsOf(logs, retry);
+    const envelopes = logs.map((log) => toEnvelope(this.chainId, log, times.get(hashOf(log)) as number));
     for (const e of envelopes) {
       if (e.type === 'NewDrawingInitialized' && e.address === this.jackpot) {
         const edge = await retrying(
@@ -45,11 +38,23 @@ export class EnvelopeBuilder {
     return envelopes;
   }
 
-  private async fetchMissingTimestamps(hashes: Hex[], retry: Omit<RetryOptions, 'what'>): Promise<void> {
-    const missing = [...new Set(hashes)].filter((h) => !this.timestamps.has(h));
-    for (let i = 0; i < missing.length; i += HEADER_CONCURRENCY) {
+  /**
+   * Every block time the logs need, from the log itself, the cache or a header. Collected per call: the
+   * cache is bounded, and a range of more blocks than it holds would evict times this call still needs.
+   */
+  private async timestampsOf(logs: MinedLog[], retry: Omit<RetryOptions, 'what'>): Promise<Map<Hex, number>> {
+    const times = new Map<Hex, number>();
+    const missing = new Set<Hex>();
+    for (const log of logs) {
+      const hash = hashOf(log);
+      const known = log.blockTimestamp ?? times.get(hash) ?? this.timestamps.get(hash);
+      if (known === undefined) missing.add(hash);
+      else times.set(hash, known);
+    }
+    const headers = [...missing].filter((hash) => !times.has(hash));
+    for (let i = 0; i < headers.length; i += HEADER_CONCURRENCY) {
       await Promise.all(
-        missing.slice(i, i + HEADER_CONCURRENCY).map(async (hash) => {
+        headers.slice(i, i + HEADER_CONCURRENCY).map(async (hash) => {
           const block = await retrying(
             async () => {
               const b = await this.rpc.blockByHash(hash);
@@ -58,13 +63,17 @@ export class EnvelopeBuilder {
             },
             { ...retry, what: `header ${hash}` },
           );
-          this.remember(hash, block.timestamp);
+          times.set(hash, block.timestamp);
         }),
       );
     }
+    for (const [hash, time] of times) this.remember(hash, time);
+    return times;
   }
 
   private remember(hash: Hex, timestamp: number): void {
+    // re-inserted, so the times a backfill keeps using are the last evicted
+    this.timestamps.delete(hash);
     this.timestamps.set(hash, timestamp);
     if (this.timestamps.size > TIMESTAMP_CACHE_SIZE) {
       const oldest = this.timestamps.keys().next().value;
@@ -72,3 +81,5 @@ export class EnvelopeBuilder {
     }
   }
 }
+
+const hashOf = (log: MinedLog): Hex => log.blockHash.toLowerCase() as Hex;

@@ -1,0 +1,70 @@
+import { encodeAbiParameters, encodeEventTopics, type Hex } from 'viem';
+import { lotteryEventsAbi } from '../abi/lottery-events.abi';
+import type { LotteryRpc } from '../rpc/lottery-rpc';
+import { EnvelopeBuilder } from './envelope-builder';
+import type { MinedLog } from './log-decoder';
+
+const GENESIS_TIME = 1_700_000_000;
+const blockHash = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as Hex;
+const timeOf = (n: number) => GENESIS_TIME + 2 * n;
+
+/** One ReferralFeeCollected log in each of the blocks given. */
+function feeLogs(blocks: number[], withTimestamp: boolean): MinedLog[] {
+  const event = lotteryEventsAbi.find((e) => e.type === 'event' && e.name === 'ReferralFeeCollected');
+  const topics = encodeEventTopics({
+    abi: [event],
+    eventName: 'ReferralFeeCollected',
+    args: { referrer: `0x${'aa'.repeat(20)}` },
+  } as never) as [Hex, ...Hex[]];
+  return blocks.map((n) => ({
+    address: `0x${'bb'.repeat(20)}`,
+    blockHash: blockHash(n),
+    blockNumber: BigInt(n),
+    data: encodeAbiParameters([{ type: 'uint256' }], [5n]),
+    logIndex: 0,
+    transactionHash: blockHash(10_000_000 + n),
+    transactionIndex: 0,
+    topics,
+    removed: false,
+    ...(withTimestamp ? { blockTimestamp: timeOf(n) } : {}),
+  }));
+}
+
+/** A node whose headers carry timeOf(number); counts the header fetches. */
+function headerNode() {
+  const fetched: Hex[] = [];
+  const rpc = {
+    blockByHash: async (hash: Hex) => {
+      fetched.push(hash);
+      const number = Number(BigInt(hash));
+      return { number, hash, parentHash: blockHash(number - 1), timestamp: timeOf(number) };
+    },
+  };
+  return { rpc: rpc as unknown as LotteryRpc, fetched };
+}
+
+const builderOn = (rpc: LotteryRpc) => new EnvelopeBuilder(rpc, 8453, `0x${'cc'.repeat(20)}`);
+const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
+
+describe('EnvelopeBuilder block times', () => {
+  it.each([false, true])(
+    'a build over more blocks than the time cache holds gives every event its block time (time in the log: %s)',
+    async (withTimestamp) => {
+      const { rpc } = headerNode();
+      const blocks = range(1, 5_000);
+      const envelopes = await builderOn(rpc).build(feeLogs(blocks, withTimestamp), {});
+      expect(envelopes.map((e) => e.blockTimestamp)).toEqual(blocks.map(timeOf));
+    },
+  );
+
+  it('asks for each header once, and not again for the blocks of the next build', async () => {
+    const { rpc, fetched } = headerNode();
+    const builder = builderOn(rpc);
+    const first = [...range(1, 10), ...range(1, 10)];
+    await builder.build(feeLogs(first, false), {});
+    expect(fetched).toHaveLength(10);
+    const second = await builder.build(feeLogs(range(5, 10), false), {});
+    expect(fetched).toHaveLength(14); // blocks 11–14
+    expect(second.map((e) => e.blockTimestamp)).toEqual(range(5, 10).map(timeOf));
+  });
+});
