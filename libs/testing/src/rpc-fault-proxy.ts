@@ -16,6 +16,14 @@ export interface RpcFaults {
   hangMethods: string[];
   /** Calls of these methods are answered with a JSON-RPC error, as a node with a full transaction pool answers. */
   refuseMethods: string[];
+  /** Awaited before a call is forwarded: a test changes the chain there, between two of a client's calls. */
+  beforeForward: ((call: RpcCall) => Promise<void>) | null;
+}
+
+/** A JSON-RPC call as the proxy receives it. */
+export interface RpcCall {
+  method: string;
+  params?: unknown[];
 }
 
 export interface RpcFaultProxy {
@@ -26,10 +34,8 @@ export interface RpcFaultProxy {
   close(): Promise<void>;
 }
 
-interface RpcRequest {
+interface RpcRequest extends RpcCall {
   id: number | string | null;
-  method: string;
-  params?: unknown[];
 }
 
 /** Deterministic PRNG (mulberry32) so a failing run can be replayed with the same seed. */
@@ -52,6 +58,7 @@ const NONE: RpcFaults = {
   lagBlocks: 0,
   hangMethods: [],
   refuseMethods: [],
+  beforeForward: null,
 };
 
 /** An HTTP JSON-RPC proxy in front of a real node (anvil) that injects faults. */
@@ -106,6 +113,7 @@ export async function startRpcFaultProxy(
         };
       }
     }
+    await state.beforeForward?.(req);
     return forward(req);
   };
 

@@ -39,6 +39,12 @@ export class DeepReorgError extends Error {
   }
 }
 
+/** The items before the first null. */
+function presentPrefix<T>(items: readonly (T | null)[]): T[] {
+  const missing = items.indexOf(null);
+  return (missing === -1 ? items : items.slice(0, missing)) as T[];
+}
+
 /** The most blocks the follower reads ahead of its position: a few eth_getLogs answers of a dense stretch. */
 const FOLLOW_WINDOW_BLOCKS = 32;
 
@@ -65,12 +71,15 @@ export class ChainFollower {
     const retry = this.retryOptions(signal);
     const checkpoint = await this.sink.lastCheckpoint();
     const tracker = new ReorgTracker(this.options.reorgDepth, checkpoint?.recentBlocks ?? []);
-    let indexed = checkpoint ? await this.reconcile(tracker, checkpoint, retry) : this.options.startBlock - 1;
+    let indexed = checkpoint ? await this.reconcile(tracker, retry) : this.options.startBlock - 1;
     while (!signal.aborted) {
       const head =
         (await retrying(() => this.rpc.headNumber(), { ...retry, what: 'eth_blockNumber' })) -
         this.options.confirmations;
       if (head - indexed > this.options.reorgDepth) {
+        // A backfill checks no parent hash: the blocks followed at the head (before the node jumped ahead,
+        // or while this process was slow) may have been reorganised since, and must be checked first.
+        if (tracker.latest()) indexed = await this.reconcile(tracker, retry);
         indexed = await this.backfill(indexed + 1, head - this.options.reorgDepth, head, tracker, retry);
       } else if (head > indexed) {
         indexed = await this.followHead(indexed, head, tracker, retry);
@@ -162,22 +171,38 @@ export class ChainFollower {
 
   /**
    * Blocks `from`..`to` as the node has them now, each with its logs (asked by block hash, so a block
-   * and its logs always agree), up to the first block the node does not have.
+   * and its logs always agree, and stamped with the block's time), up to the first block the node does
+   * not have, or no longer has: a block replaced between the two calls ends the window there, and the
+   * next window reads its replacement by number, whose parent hash shows the reorg.
    */
   private async blocksWithLogs(from: number, to: number, retry: Omit<RetryOptions, 'what'>) {
     const numbers = Array.from({ length: to - from + 1 }, (_, i) => from + i);
     const blocks = await mapInParallel(numbers, this.options.concurrency, (n) =>
       retrying(() => this.rpc.blockByNumber(n), { ...retry, what: `block ${n}` }),
     );
-    const missing = blocks.findIndex((b) => b === null);
-    const present = (missing === -1 ? blocks : blocks.slice(0, missing)) as RpcBlock[];
-    return mapInParallel(present, this.options.concurrency, async (block) => {
-      const logs = await retrying(() => this.rpc.logsInBlock(block.hash), {
+    const withLogs = await mapInParallel(presentPrefix(blocks), this.options.concurrency, async (block) => {
+      const logs = await retrying(() => this.logsOfCanonical(block), {
         ...retry,
         what: `logs of block ${block.number}`,
       });
-      return { block, blockLogs: logs.filter((l) => l.blockHash.toLowerCase() === block.hash) };
+      if (logs === null) return null;
+      const blockLogs = logs
+        .filter((l) => l.blockHash.toLowerCase() === block.hash)
+        .map((l) => ({ ...l, blockTimestamp: block.timestamp }));
+      return { block, blockLogs };
     });
+    return presentPrefix(withLogs);
+  }
+
+  /** The block's logs; null once the node has another block at its height (asking by its hash would fail forever). */
+  private async logsOfCanonical(block: RpcBlock): Promise<MinedLog[] | null> {
+    try {
+      return await this.rpc.logsInBlock(block.hash);
+    } catch (error) {
+      const now = await this.rpc.blockByNumber(block.number);
+      if (now && now.hash !== block.hash) return null;
+      throw error;
+    }
   }
 
   /** Walks back along the new chain's parent hashes (from the node that is ahead) to a tracked block. */
@@ -201,20 +226,20 @@ export class ChainFollower {
     }
   }
 
-  /** After a restart: did the chain reorganise below the checkpoint while we were down? */
-  private async reconcile(
-    tracker: ReorgTracker,
-    checkpoint: IndexerCheckpoint,
-    retry: Omit<RetryOptions, 'what'>,
-  ): Promise<number> {
+  /**
+   * Did the chain reorganise below the tracked tip while we were not following it (down, or behind)?
+   * Reverts the tracked blocks the chain no longer has; returns the newest one it still has.
+   */
+  private async reconcile(tracker: ReorgTracker, retry: Omit<RetryOptions, 'what'>): Promise<number> {
+    const tip = tracker.latest();
     for (const known of tracker.snapshot().reverse()) {
       const onChain = await this.requireBlock(known.number, retry);
       if (onChain.hash === known.hash) {
-        if (known.number < checkpoint.blockNumber) await this.revertAbove(known.number, tracker);
+        if (tip && known.number < tip.number) await this.revertAbove(known.number, tracker);
         return known.number;
       }
     }
-    throw new DeepReorgError(checkpoint.blockNumber, tracker.oldest()?.number);
+    throw new DeepReorgError(tip?.number ?? 0, tracker.oldest()?.number);
   }
 
   private async revertAbove(ancestor: number, tracker: ReorgTracker): Promise<void> {

@@ -1,0 +1,151 @@
+import { AbortedError, type ChainFollower } from '@lottery/chain';
+import { buyOrder, createSimulationContext, simulateHistory, type SimulationContext } from '@lottery/contracts';
+import { startRpcFaultProxy } from '@lottery/testing';
+import { chainTruth, logView } from './support/chain-truth';
+import {
+  eventually,
+  followerFor,
+  headOf,
+  readLogEnvelopes,
+  rpcCall,
+  startIndexerFixture,
+  type IndexerFixture,
+} from './support/indexer-fixture';
+
+jest.setTimeout(180_000);
+
+/**
+ * New-head announcements the test gives by hand: an idle follower waits until `announce()`, so the
+ * chain can be changed while it is known to be waiting.
+ */
+class AnnouncedHeads {
+  private waiting: (() => void) | undefined;
+  private due = false;
+
+  next(_ms: number, signal: AbortSignal): Promise<boolean> {
+    if (signal.aborted) return Promise.reject(new AbortedError());
+    if (this.due) {
+      this.due = false;
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve, reject) => {
+      this.waiting = () => resolve(true);
+      signal.addEventListener('abort', () => reject(new AbortedError()), { once: true });
+    });
+  }
+
+  announce(): void {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    if (waiting) waiting();
+    else this.due = true;
+  }
+}
+
+const REORG_DEPTH = 8;
+
+/** Reorgs that land between two of the follower's own steps; one chain and one log, followers in turn. */
+describe("reorgs between the follower's calls (anvil + Postgres event log)", () => {
+  let f: IndexerFixture;
+  let sim: SimulationContext;
+
+  beforeAll(async () => {
+    f = await startIndexerFixture('indexer_reorg_races');
+    await simulateHistory(f.anvil.rpcUrl, f.deployment, { seed: 21, rounds: 1, ticketsPerRound: 8 });
+    sim = await createSimulationContext(f.anvil.rpcUrl, f.deployment, { seed: 22 });
+  });
+  afterAll(async () => {
+    await f?.dispose();
+  });
+
+  /** Runs a follower for the length of `work`; `caughtUp` waits for its checkpoint to reach the head. */
+  const withFollower = async (
+    follower: ChainFollower,
+    work: (caughtUp: () => Promise<void>) => Promise<void>,
+    onCatchUp: () => void = () => undefined,
+  ) => {
+    const controller = new AbortController();
+    const running = follower.run(controller.signal).catch((e: unknown) => {
+      if (!(e instanceof AbortedError)) throw e;
+    });
+    const caughtUp = async () => {
+      const head = await headOf(f.anvil.rpcUrl);
+      onCatchUp();
+      await eventually(
+        async () => ((await f.eventLog.lastCheckpoint())?.blockNumber ?? -1) >= head,
+        `checkpoint at ${head}`,
+      );
+    };
+    try {
+      await work(caughtUp);
+    } finally {
+      controller.abort();
+      await running;
+    }
+  };
+
+  const expectLogEqualsChain = async () =>
+    expect(logView(await readLogEnvelopes(f.eventLog))).toEqual(
+      await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock),
+    );
+  const revertsIn = async () => (await readLogEnvelopes(f.eventLog)).filter((e) => e.type === 'BlocksReverted');
+
+  it('the followed blocks reorganised, then the head more than REORG_DEPTH ahead: reverted, then backfilled from the fork', async () => {
+    const heads = new AnnouncedHeads();
+    const follower = followerFor(f, f.anvil.rpcUrl, { reorgDepth: REORG_DEPTH, newHeads: heads });
+    await withFollower(
+      follower,
+      async (caughtUp) => {
+        await caughtUp();
+        const revertsBefore = (await revertsIn()).length;
+        const snapshot = await rpcCall(f.anvil.rpcUrl, 'evm_snapshot');
+        await buyOrder(sim, 2);
+        // followed block by block, at the head
+        await caughtUp();
+        const followed = await headOf(f.anvil.rpcUrl);
+
+        // while the follower waits: the followed blocks are replaced, and the head moves far ahead
+        await rpcCall(f.anvil.rpcUrl, 'evm_revert', [snapshot]);
+        await buyOrder(sim, 3);
+        await rpcCall(f.anvil.rpcUrl, 'anvil_mine', [`0x${(2 * REORG_DEPTH).toString(16)}`]);
+        expect((await headOf(f.anvil.rpcUrl)) - followed).toBeGreaterThan(REORG_DEPTH);
+        await caughtUp();
+
+        expect(await revertsIn()).toHaveLength(revertsBefore + 1);
+        await expectLogEqualsChain();
+      },
+      () => heads.announce(),
+    );
+  });
+
+  it('a block replaced between reading it by number and asking its logs by hash: followed on the new chain, no stall', async () => {
+    const proxy = await startRpcFaultProxy(f.anvil.rpcUrl);
+    try {
+      await withFollower(followerFor(f, proxy.url, { reorgDepth: REORG_DEPTH }), async (caughtUp) => {
+        await caughtUp();
+        const revertsBefore = (await revertsIn()).length;
+        const snapshot = await rpcCall(f.anvil.rpcUrl, 'evm_snapshot');
+        let race: 'armed' | 'running' | 'done' = 'armed';
+        proxy.faults.beforeForward = async (call) => {
+          const filter = (call.params?.[0] ?? {}) as { blockHash?: string };
+          if (race !== 'armed' || call.method !== 'eth_getLogs' || !filter.blockHash) return;
+          race = 'running';
+          // the block the follower just read by number is gone before its logs are asked for
+          await rpcCall(f.anvil.rpcUrl, 'evm_revert', [snapshot]);
+          await buyOrder(sim, 1);
+          await rpcCall(f.anvil.rpcUrl, 'anvil_mine', ['0x2']);
+          race = 'done';
+        };
+        await buyOrder(sim, 1);
+        await eventually(async () => race === 'done', 'the race');
+        // the retry of a dead hash would never end; the follower's own retries back off for up to 10 s
+        await caughtUp();
+        // the replaced block was never appended, so there is nothing to revert
+        expect(await revertsIn()).toHaveLength(revertsBefore);
+        await expectLogEqualsChain();
+      });
+    } finally {
+      await proxy.close();
+    }
+  });
+});
