@@ -119,7 +119,11 @@ async function fetchOnce(
 ): Promise<{ kind: 'logs'; logs: MinedLog[] } | { kind: 'too-large'; hint?: number; estimate?: number }> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const logs = await retrying(() => logsInTime(rpc, from, to), { ...retry, what: `eth_getLogs ${from}-${to}` });
+      const logs = await retrying(() => logsInTime(rpc, from, to), {
+        ...retry,
+        what: `eth_getLogs ${from}-${to}`,
+        splitsRanges: true,
+      });
       return { kind: 'logs', logs };
     } catch (error) {
       const failure = classifyRpcError(error);

@@ -16,18 +16,32 @@ describe('retrying', () => {
     expect(errors).toHaveLength(2);
   });
 
-  it('does not retry range errors: the caller must split', async () => {
+  const refusedAsTooLarge = () => Object.assign(new Error('query returned more than 10000 results'), { code: -32005 });
+
+  it('does not retry range errors of a range call: its caller splits', async () => {
     let calls = 0;
     await expect(
       retrying(
         async () => {
           calls++;
-          throw Object.assign(new Error('query returned more than 10000 results'), { code: -32005 });
+          throw refusedAsTooLarge();
         },
-        { what: 'test', baseDelayMs: 1 },
+        { what: 'test', baseDelayMs: 1, splitsRanges: true },
       ),
     ).rejects.toThrow(/more than 10000/);
     expect(calls).toBe(1);
+  });
+
+  it('waits out a "limit exceeded" answer to any other call (a provider throttling with -32005)', async () => {
+    let calls = 0;
+    const value = await retrying(
+      async () => {
+        if (++calls < 3) throw Object.assign(new Error('limit exceeded'), { code: -32005 });
+        return 7;
+      },
+      { what: 'eth_blockNumber', baseDelayMs: 1 },
+    );
+    expect([value, calls]).toEqual([7, 3]);
   });
 
   it('abandons a hung call as soon as the signal aborts', async () => {

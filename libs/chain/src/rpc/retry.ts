@@ -13,6 +13,12 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /** Called on every failure, e.g. to count RPC errors in metrics. */
   onError?: (error: unknown) => void;
+  /**
+   * The call is an eth_getLogs over a range its caller splits: a "range too large" answer is thrown
+   * to the caller instead of retried. To any other call such an answer (providers send -32005 "limit
+   * exceeded" for rate limits too) is one more failure to wait out.
+   */
+  splitsRanges?: boolean;
 }
 
 export class AbortedError extends Error {
@@ -60,7 +66,8 @@ export function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise
 /**
  * Retries an RPC call until it succeeds or the signal aborts: a node that is down or answers garbage
  * is waited out with capped exponential backoff and a log line per failure, never a crash that loses
- * position. Rate limits wait longer. Range errors are not retried here: the caller must split.
+ * position. Rate limits wait longer. Range errors of a range call are not retried here: its caller
+ * splits the range (`splitsRanges`).
  */
 export async function retrying<T>(call: () => Promise<T>, options: RetryOptions): Promise<T> {
   const base = options.baseDelayMs ?? 200;
@@ -72,7 +79,7 @@ export async function retrying<T>(call: () => Promise<T>, options: RetryOptions)
     } catch (error) {
       if (error instanceof AbortedError) throw error;
       const failure = classifyRpcError(error);
-      if (failure.kind === 'range-too-large') throw error;
+      if (failure.kind === 'range-too-large' && options.splitsRanges) throw error;
       options.onError?.(error);
       const delay = Math.min(max, base * 2 ** Math.min(attempt, 16) * (failure.kind === 'rate-limited' ? 4 : 1));
       options.logger?.warn(

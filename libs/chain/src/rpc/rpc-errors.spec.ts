@@ -57,6 +57,10 @@ describe('classifyRpcError', () => {
   it('recognises rate limits and treats the rest as transient', () => {
     expect(classifyRpcError(Object.assign(new Error('x'), { status: 429 })).kind).toBe('rate-limited');
     expect(classifyRpcError(new Error('Too Many Requests')).kind).toBe('rate-limited');
+    expect(classifyRpcError(rpc(-32005, 'project ID request rate exceeded')).kind).toBe('rate-limited');
+    expect(classifyRpcError(rpc(-32005, 'daily request count exceeded, request rate limited')).kind).toBe(
+      'rate-limited',
+    );
     expect(classifyRpcError(new Error('socket hang up')).kind).toBe('transient');
   });
 });

@@ -25,6 +25,9 @@ const RANGE_PATTERNS = [
   /log response size exceeded/i,
 ];
 
+/** Throttling, however it is coded: Infura, for one, sends -32005 "project ID request rate exceeded". */
+const RATE_LIMIT = /rate.?limit|rate exceeded|request count exceeded|too many requests/i;
+
 /** e.g. "-32602: ... try with this block range [0x10, 0x20]" (Alchemy, Infura style hints). */
 const SUGGESTION = /\[\s*(0x[0-9a-f]+|\d+)\s*,\s*(0x[0-9a-f]+|\d+)\s*\]/i;
 
@@ -80,7 +83,7 @@ export function isTimeout(error: unknown): boolean {
 export function classifyRpcError(error: unknown): RpcFailure {
   if (error instanceof SlowRangeError) return { kind: 'range-too-large' };
   const { text, code, status, oversize } = describe(error);
-  if (status === 429 || code === 429 || /rate limit|too many requests/i.test(text)) {
+  if (status === 429 || code === 429 || RATE_LIMIT.test(text)) {
     if (!/too many (results|logs|blocks)/i.test(text)) return { kind: 'rate-limited' };
   }
   if (code === -32005 || RANGE_PATTERNS.some((p) => p.test(text)) || (code === -32602 && SUGGESTION.test(text))) {
