@@ -5,6 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { type ApiDependencies, AppModule } from './app.module';
 import { dailyPoolExceptionFilter } from './daily-pool/daily-pool-exception.filter';
 import { DataApiExceptionFilter } from './data-api/data-api-exception.filter';
+import { routeEmptyParametersToCatchAll } from './data-api/empty-parameter-url';
 import { installHttpCache } from './data-api/http-cache/install-http-cache';
 import { clientErrorReply } from './http/client-error-reply';
 import { installCors } from './http/cors';
@@ -46,6 +47,7 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyAp
     // As long as a request line can be (Node's 16 KiB header limit): every path parameter, however long,
     // reaches its validation (400/422) instead of missing the route (404).
     routerOptions: { maxParamLength: 16 * 1024 },
+    rewriteUrl: routeEmptyParametersToCatchAll,
     // Bad URL encodings and body-parser failures never reach Nest; they still get the group's format.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
       errors.respond(error, request, reply),

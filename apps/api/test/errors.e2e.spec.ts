@@ -146,6 +146,17 @@ describe('Data API errors', () => {
     await expectError({ url: '/v1/nothing/here' }, 404, 'not_found');
     await expectError({ url: '/v1/rounds/1/tickets/extra' }, 404, 'not_found');
     await expectError({ url: '/v1' }, 404, 'not_found');
+    // a path parameter left empty, for any method: no resource, answered like any unknown path
+    for (const url of [
+      '/v1/rounds/',
+      '/v1/rounds//tickets?limit=1',
+      `/v1/wallets//stats`,
+      `/v1/wallets/${WALLET}/tickets/rounds/`,
+    ]) {
+      for (const method of ['GET', 'POST'] as const) await expectError({ url, method }, 404, 'not_found');
+    }
+    // the docs' own trailing-slash path is not a parameter: still served
+    expect((await api.request('/v1/docs/')).statusCode).toBe(200);
     const outside = await api.request('/not-an-api');
     expect(outside.statusCode).toBe(404);
     expect(outside.json().error.code).toBe('not_found');
