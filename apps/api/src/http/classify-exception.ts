@@ -44,8 +44,14 @@ export function classifyException(exception: unknown, request: RequestLine, rout
 export function logUnexpected(logger: AppLogger, { error, cause }: ClassifiedException, request: FastifyRequest): void {
   if (cause === null) return;
   const level = error.code === 'upstream_unavailable' ? 'warn' : 'error';
-  logger[level]({ err: cause, request_id: request.id, method: request.method, url: request.url }, error.message);
+  logger[level](
+    { err: cause, request_id: request.id, method: request.method, url: loggableUrl(request.url) },
+    error.message,
+  );
 }
+
+/** The daily pool and partner APIs take their key in the query too (`?apikey=`): never into the logs. */
+const loggableUrl = (url: string): string => url.replace(/([?&]apikey=)[^&#]*/gi, '$1[redacted]');
 
 /** The answer for a request no route took: 405 with `Allow` if the path exists for other methods. */
 export function unmatchedRouteError(request: RequestLine, routes: RouteTable): ApiError {
