@@ -81,19 +81,22 @@ describe('partner free ticket API', () => {
       await harness.expectConsistent(record.id, 3);
     });
 
-    it('takes an empty JSON body as no body: the key is checked, then the ticket bought', async () => {
+    it.each([
+      ['an empty', ''],
+      ['a malformed', '{'],
+    ])('ignores %s JSON body: the key is checked, then the ticket bought', async (_, payload) => {
       const { key } = await newPartner(1, 1);
-      const [wallet] = testWallets(1, 4);
-      const emptyJson = (apikey: string) =>
+      const [wallet] = testWallets(1, payload === '' ? 4 : 40);
+      const withBody = (apikey: string) =>
         api.request({
           method: 'POST',
           url: `${PARTNER_PREFIX}/${wallet}`,
           headers: { apikey, 'content-type': 'application/json' },
-          payload: '',
+          payload,
         });
-      const unknown = await emptyJson('not-a-key');
+      const unknown = await withBody('not-a-key');
       expect(unknown.statusCode).toBe(401);
-      const bought = await emptyJson(key);
+      const bought = await withBody(key);
       expect([bought.statusCode, bought.json().success]).toEqual([200, true]);
     });
 
