@@ -188,6 +188,10 @@ describe('free daily pool API', () => {
     it('answers 400 "Invalid wallet address" for a bad wallet of a valid round id', async () => {
       await expectError('/round/1/0x12', 400, 'Invalid wallet address');
     });
+
+    it('reports the round id when both parameters are bad', async () => {
+      await expectError('/round/abc/0x12', 400, 'Invalid round id');
+    });
   });
 
   describe('GET /{walletAddress}', () => {

@@ -22,6 +22,8 @@ const ALWAYS = {
   503: '"Service unavailable": the database is unreachable; retry with backoff',
 };
 const BAD_WALLET = { 400: '"Invalid wallet address"' };
+const ROUND_IDS = new PoolRoundIdPipe();
+const WALLETS = new WalletAddressPipe();
 const BAD_ROUND = { 400: '"Invalid round id" or "Invalid wallet address"', 404: '"Round not found"' };
 
 @ApiTags('daily-ticket-pool')
@@ -85,11 +87,10 @@ export class DailyPoolController {
     params: [ROUND_ID, WALLET],
     errors: { ...BAD_ROUND, ...ALWAYS },
   })
-  roundOfWallet(
-    @Param('roundId', PoolRoundIdPipe) roundId: bigint,
-    @Param('walletAddress', WalletAddressPipe) wallet: Hex,
-  ) {
-    return this.pool.round(roundId, wallet);
+  roundOfWallet(@Param('roundId') roundId: string, @Param('walletAddress') wallet: string) {
+    // checked here, in this order, because Nest runs parameter pipes last parameter first: with both
+    // bad, the round id is the one reported
+    return this.pool.round(ROUND_IDS.transform(roundId), WALLETS.transform(wallet));
   }
 
   @Get(':walletAddress')
