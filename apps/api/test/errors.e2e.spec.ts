@@ -112,7 +112,9 @@ describe('Data API errors', () => {
   });
 
   it('401 invalid_api_key: a bearer key matching no known key', async () => {
-    for (const token of [UNKNOWN, 'not-a-key', 'xx_live_' + 'A'.repeat(22), KEY.slice(0, -1)]) {
+    // a partner key is a key of another API, not of another environment
+    const partnerKey = 'lt_partner_' + 'P'.repeat(22);
+    for (const token of [UNKNOWN, 'not-a-key', 'xx_live_' + 'A'.repeat(22), KEY.slice(0, -1), partnerKey]) {
       const response = await expectError(
         { url: '/v1/rounds', headers: { authorization: `Bearer ${token}` } },
         401,

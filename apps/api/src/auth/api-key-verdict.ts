@@ -1,4 +1,4 @@
-import { type ApiKeyRecord, parseApiKey } from '@lottery/persistence';
+import { type ApiKeyRecord, PARTNER_KEY_WORD, parseApiKey } from '@lottery/persistence';
 import type { ApiConfig } from '../config/api-config';
 import type { ApiKeyLookup } from './api-key-lookup';
 
@@ -18,8 +18,11 @@ export async function verifyApiKey(
   keys: ApiKeyLookup,
 ): Promise<ApiKeyVerdict> {
   const parsed = parseApiKey(token);
-  // A token that is not shaped like one of our keys cannot match one: no lookup needed.
-  if (!parsed || parsed.prefix !== config.keyPrefix) return { kind: 'unknown' };
+  // A token that is not shaped like one of our Data API keys cannot match one: no lookup needed. A
+  // partner key's middle word is not an environment: it is a key of another API, so no key of this one.
+  if (!parsed || parsed.prefix !== config.keyPrefix || parsed.environment === PARTNER_KEY_WORD) {
+    return { kind: 'unknown' };
+  }
   // Other environments usually keep their keys in their own database, so the key's own label is the
   // only evidence we get; refusing on it also spares the lookup.
   if (parsed.environment !== config.environment) return { kind: 'environment_mismatch' };

@@ -36,6 +36,10 @@ describe('loadApiConfig', () => {
     for (const name of ['PORT', 'DATABASE_URL', 'REDIS_URL', 'KEY_PREFIX', 'TRUST_PROXY']) expect(text).toContain(name);
   });
 
+  it("refuses the partner keys' word as the environment", () => {
+    expect(() => loadApiConfig({ DATABASE_URL, API_ENVIRONMENT: 'partner' })).toThrow(/API_ENVIRONMENT/);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadApiConfig({ DATABASE_URL, REDIS_URL: '', API_ENVIRONMENT: '' })).toMatchObject({
       redisUrl: null,

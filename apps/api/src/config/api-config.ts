@@ -1,4 +1,4 @@
-import { KEY_WORD_PATTERN } from '@lottery/persistence';
+import { isDataApiEnvironment, KEY_WORD_PATTERN, PARTNER_KEY_WORD } from '@lottery/persistence';
 import { z } from 'zod';
 import { SPEC_TIER_LIMITS, type TierLimits } from '../rate-limit/tier-limits';
 import { type GiveawaysConfig, resolveGiveawaysConfig } from './giveaways-config';
@@ -70,7 +70,9 @@ const ENV_SCHEMA = z.object({
   REDIS_URL: url(['redis', 'rediss']).optional(),
   REDIS_KEY_PREFIX: z.string().min(1).max(64).default('lottery:'),
   KEY_PREFIX: keyWord('KEY_PREFIX').default('lt'),
-  API_ENVIRONMENT: keyWord('API_ENVIRONMENT').default('live'),
+  API_ENVIRONMENT: keyWord('API_ENVIRONMENT')
+    .refine(isDataApiEnvironment, `API_ENVIRONMENT cannot be "${PARTNER_KEY_WORD}": partner keys use that word`)
+    .default('live'),
   TRUST_PROXY: trustProxy,
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   RPC_URL: url(['http', 'https']).optional(),

@@ -9,6 +9,12 @@ export const API_KEY_SECRET_LENGTH = 22;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** Prefix and environment are lowercase words without `_`, so a key splits unambiguously. */
 export const KEY_WORD_PATTERN = /^[a-z][a-z0-9]{0,15}$/;
+/** Partner keys are API keys whose environment word is `partner`: `<prefix>_partner_<22 base62>`. */
+export const PARTNER_KEY_WORD = 'partner';
+
+/** An environment a Data API key may name: any key word but the partner keys' one. */
+export const isDataApiEnvironment = (word: string): boolean => KEY_WORD_PATTERN.test(word) && word !== PARTNER_KEY_WORD;
+
 const KEY_PATTERN = /^([a-z][a-z0-9]{0,15})_([a-z][a-z0-9]{0,15})_([0-9A-Za-z]{22})$/;
 
 export interface ParsedApiKey {

@@ -96,6 +96,8 @@ describe('ApiKeysService (Postgres)', () => {
     await expect(keys.create({ name: 'x', environment: 'live', perDay: 1.5 })).rejects.toThrow(RangeError);
     await expect(keys.create({ name: ' ', environment: 'live' })).rejects.toThrow(RangeError);
     await expect(keys.create({ name: 'x', environment: 'Live!' })).rejects.toThrow(RangeError);
+    // the partner keys' word: such a key would read as a partner's
+    await expect(keys.create({ name: 'x', environment: 'partner' })).rejects.toThrow(RangeError);
   });
 
   it('reports unknown ids, including ones that are not uuids', async () => {

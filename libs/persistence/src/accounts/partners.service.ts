@@ -1,6 +1,6 @@
 import { normalizeAddress } from '@lottery/domain';
 import type { DataSource, EntityManager } from 'typeorm';
-import { apiKeyHint, generateApiKey, hashApiKey, parseApiKey } from './api-key-format';
+import { apiKeyHint, generateApiKey, hashApiKey, PARTNER_KEY_WORD, parseApiKey } from './api-key-format';
 import { PartnerEntity } from './partner.entity';
 import { type Eligibility, evaluateEligibility, type IneligibilityReason } from './partner-eligibility';
 import {
@@ -20,9 +20,6 @@ import {
   type PartnerRecord,
   toPartnerRecord,
 } from './partner-records';
-
-/** Partner keys are API keys whose environment word is `partner`: `<prefix>_partner_<22 base62>`. */
-export const PARTNER_KEY_WORD = 'partner';
 
 export interface CreatePartnerInput {
   name: string;
