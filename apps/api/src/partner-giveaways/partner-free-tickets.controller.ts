@@ -4,9 +4,9 @@ import type { Hex } from '@lottery/domain';
 import type { PartnerRecord } from '@lottery/persistence';
 import { PATTERNS } from '../data-api/dto/api-properties';
 import { PlainApiOperation } from '../http/plain-api-operation.decorator';
-import { WalletAddressPipe } from '../http/wallet-address.pipe';
 import { EligibleDto, IneligibleDto, InvalidPartnerDto, PurchaseSucceededDto } from './dto/partner-responses.dto';
 import { CurrentPartner, PartnerAuthGuard } from './partner-auth.guard';
+import { RecipientAddressPipe } from './recipient-address.pipe';
 import { PartnerGiveawaysService } from './partner-giveaways.service';
 
 export const PARTNER_GIVEAWAYS_PREFIX = '/api/v1/giveaways/partner-free-tickets';
@@ -33,7 +33,7 @@ export class PartnerFreeTicketsController {
     params: [WALLET],
     errors: { ...COMMON, 500: '"Internal server error"' },
   })
-  eligibility(@CurrentPartner() partner: PartnerRecord, @Param('walletAddress', WalletAddressPipe) wallet: Hex) {
+  eligibility(@CurrentPartner() partner: PartnerRecord, @Param('walletAddress', RecipientAddressPipe) wallet: Hex) {
     return this.giveaways.eligibility(partner, wallet);
   }
 
@@ -53,7 +53,7 @@ export class PartnerFreeTicketsController {
       504: '"Timed out waiting for the transaction; the ticket may still be issued"',
     },
   })
-  purchase(@CurrentPartner() partner: PartnerRecord, @Param('walletAddress', WalletAddressPipe) wallet: Hex) {
+  purchase(@CurrentPartner() partner: PartnerRecord, @Param('walletAddress', RecipientAddressPipe) wallet: Hex) {
     return this.giveaways.purchase(partner, wallet);
   }
 }
