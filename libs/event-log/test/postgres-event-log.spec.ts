@@ -2,7 +2,7 @@ jest.setTimeout(60_000);
 
 import { createTestDatabase, type TestDatabase, uniqueName } from '@lottery/testing';
 import { Client } from 'pg';
-import { createEventLog } from '../src';
+import { createEventLog, EventLogWriteConflictError } from '../src';
 import { describeEventLogContract } from './event-log-contract';
 import { checkpointAt, ticketEvents } from './sample-events';
 
@@ -58,6 +58,33 @@ describe('postgres event log storage', () => {
       await client.end();
       await first.close();
       await second.close();
+    }
+  });
+
+  it('refuses the append of a writer that has not seen the last one (two indexers, or ops reindex beside one)', async () => {
+    const schema = uniqueName('log', 40);
+    const open = () => createEventLog({ kind: 'postgres', databaseUrl: database.url, schema });
+    const [a, b] = [open(), open()];
+    const events = ticketEvents(3);
+    try {
+      await a.init();
+      await a.append(events.slice(0, 1), checkpointAt(1));
+      // both writers look, then one appends: the other's checkpoint would build on a stale one
+      expect([await a.lastCheckpoint(), await b.lastCheckpoint()]).toEqual([checkpointAt(1), checkpointAt(1)]);
+      await a.append(events.slice(1, 2), checkpointAt(2));
+      await expect(b.append(events.slice(2), checkpointAt(3))).rejects.toBeInstanceOf(EventLogWriteConflictError);
+      // nothing of the refused append landed; it stays refused until the writer looks again
+      expect((await b.read(await b.head(), 10)).map((logged) => logged.event)).toEqual(events.slice(0, 2));
+      await expect(b.append(events.slice(2), checkpointAt(3))).rejects.toBeInstanceOf(EventLogWriteConflictError);
+      expect(await b.lastCheckpoint()).toEqual(checkpointAt(2));
+      await b.append(events.slice(2), checkpointAt(3));
+      // and now the first writer is the stale one
+      await expect(a.append([], checkpointAt(4))).rejects.toBeInstanceOf(EventLogWriteConflictError);
+      expect(await a.lastCheckpoint()).toEqual(checkpointAt(3));
+      expect((await a.read(await a.head(), 10)).map((logged) => logged.event)).toEqual(events);
+    } finally {
+      await a.close();
+      await b.close();
     }
   });
 });

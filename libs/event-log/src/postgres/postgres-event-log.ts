@@ -19,12 +19,31 @@ export interface PostgresEventLogConfig {
 /** Thousands of events per INSERT, a few MB of parameter at most. */
 const INSERT_CHUNK = { maxEvents: 5_000, maxBytes: 8 * 1024 * 1024 };
 
+/** Another writer appended since this one last read the checkpoint: its append would build on a stale one. */
+export class EventLogWriteConflictError extends Error {
+  constructor(schema: string) {
+    super(
+      `event log ${schema}: another writer appended since this one last read the checkpoint ` +
+        '(a second indexer, or ops reindex): read the checkpoint again and continue from it',
+    );
+    this.name = 'EventLogWriteConflictError';
+  }
+}
+
 /** The embedded default: the log as a table whose bigserial primary key is the position. */
 export class PostgresEventLog implements EventLog {
   private readonly pool: Pool;
   private readonly names: PostgresLogSchema;
   private readonly subscriptions = new LiveSubscriptions();
   private closed: Promise<void> | undefined;
+  /**
+   * How many appends the log had when this instance last read the checkpoint or appended. An append
+   * commits only if the count is still that (its checkpoint builds on the one this writer knows), so
+   * two indexers on one log cannot interleave: the one that appended second since it last looked fails
+   * with EventLogWriteConflictError and its follower restarts from the checkpoint that won. An
+   * instance that never read the checkpoint appends unchecked.
+   */
+  private seenAppends: string | null = null;
 
   constructor(config: PostgresEventLogConfig) {
     this.names = postgresLogSchema(config.schema ?? 'event_log');
@@ -43,13 +62,19 @@ export class PostgresEventLog implements EventLog {
   }
 
   async append(events: EventEnvelope[], checkpoint: IndexerCheckpoint): Promise<void> {
-    await inTransaction(this.pool, async (client) => {
+    const seen = this.seenAppends;
+    const appends = await inTransaction(this.pool, async (client) => {
       // Updating the checkpoint row first locks it until commit, so appends take turns: positions are
       // drawn and committed in the same order, and a reader never sees position n+1 before n.
-      const updated = await client.query(`UPDATE ${this.names.checkpoint} SET checkpoint = $1, updated_at = now()`, [
-        JSON.stringify(checkpoint),
-      ]);
-      if (updated.rowCount !== 1) throw new Error(`event log ${this.names.schema} is not initialised: call init()`);
+      const updated = await client.query<{ appends: string }>(
+        `UPDATE ${this.names.checkpoint} SET checkpoint = $1, updated_at = now(), appends = appends + 1
+         WHERE $2::bigint IS NULL OR appends = $2 RETURNING appends`,
+        [JSON.stringify(checkpoint), seen],
+      );
+      if (updated.rowCount !== 1) {
+        if (seen === null) throw new Error(`event log ${this.names.schema} is not initialised: call init()`);
+        throw new EventLogWriteConflictError(this.names.schema);
+      }
       for (const chunk of encodeInChunks(events, INSERT_CHUNK)) {
         await client.query(
           `INSERT INTO ${this.names.events} (event_id, type, block_number, envelope)
@@ -61,13 +86,16 @@ export class PostgresEventLog implements EventLog {
       }
       // Delivered at commit, and only then: subscribers wake to events they can already read.
       if (events.length > 0) await client.query('SELECT pg_notify($1, NULL)', [this.names.channel]);
+      return updated.rows[0].appends;
     });
+    this.seenAppends = appends;
   }
 
   async lastCheckpoint(): Promise<IndexerCheckpoint | null> {
-    const { rows } = await this.pool.query<{ checkpoint: IndexerCheckpoint | null }>(
-      `SELECT checkpoint FROM ${this.names.checkpoint}`,
+    const { rows } = await this.pool.query<{ checkpoint: IndexerCheckpoint | null; appends: string }>(
+      `SELECT checkpoint, appends FROM ${this.names.checkpoint}`,
     );
+    this.seenAppends = rows[0]?.appends ?? null;
     return rows[0]?.checkpoint ?? null;
   }
 

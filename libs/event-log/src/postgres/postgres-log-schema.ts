@@ -63,5 +63,7 @@ export function createLogSchemaSql(names: PostgresLogSchema): string[] {
        updated_at timestamptz NOT NULL DEFAULT now()
      )`,
     `INSERT INTO ${names.checkpoint} (singleton, checkpoint) VALUES (true, NULL) ON CONFLICT DO NOTHING`,
+    // every append counts itself: the writers' fencing token (PostgresEventLog.append)
+    `ALTER TABLE ${names.checkpoint} ADD COLUMN IF NOT EXISTS appends bigint NOT NULL DEFAULT 0`,
   ];
 }
