@@ -6,17 +6,25 @@ export interface SupervisorOptions {
   stallTimeoutMs: number;
   logger: Logger;
   metrics: IndexerMetrics;
+  /** The wait before restarting a failed follower, doubled per failure without progress (default 1 s → 60 s). */
+  restartDelayMs?: { first: number; max: number };
 }
+
+const RESTART_DELAY_MS = { first: 1_000, max: 60_000 };
 
 /**
  * Keeps the follower running until shutdown: a stall (head moving, nothing appended) or an unexpected
  * error restarts it from the event log's checkpoint, the only state that counts. A reorg deeper than
- * the tracked window is not retried: it needs an operator (raise REORG_DEPTH, then reindex).
+ * the tracked window is not retried: it needs an operator (raise REORG_DEPTH, then reindex). A follower
+ * that keeps failing without indexing a block (a node refusing it, another writer on the log) is
+ * restarted less and less often, so a persistent fault is not hammered once a second.
  */
 export class FollowerSupervisor {
   private session = new AbortController();
   private readonly watchdog: StallWatchdog;
   readonly position = { head: 0, indexed: 0 };
+  /** Restarts since a block was last indexed. */
+  private failures = 0;
 
   constructor(
     private readonly follower: () => ChainFollower,
@@ -36,6 +44,7 @@ export class FollowerSupervisor {
 
   /** Called by the follower after every step. */
   progress(head: number, indexed: number): void {
+    if (indexed > this.position.indexed) this.failures = 0;
     this.position.head = head;
     this.position.indexed = indexed;
     this.watchdog.progress();
@@ -58,8 +67,10 @@ export class FollowerSupervisor {
         } catch (error) {
           if (error instanceof DeepReorgError) throw error;
           if (!(error instanceof AbortedError)) {
-            this.options.logger.error({ err: error }, 'follower failed, restarting from the last checkpoint');
-            await sleep(1_000, shutdown).catch(() => undefined);
+            const { first, max } = this.options.restartDelayMs ?? RESTART_DELAY_MS;
+            const delayMs = Math.min(max, first * 2 ** Math.min(this.failures++, 30));
+            this.options.logger.error({ err: error, delayMs }, 'follower failed, restarting from the last checkpoint');
+            await sleep(delayMs, shutdown).catch(() => undefined);
           }
         } finally {
           shutdown.removeEventListener('abort', stopSession);
