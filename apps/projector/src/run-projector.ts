@@ -27,8 +27,8 @@ export interface ProjectorLoop {
  * Follows the log from the stored position until `signal` aborts (then the batch in progress finishes
  * and it returns). A poison event or any other failure stops it (it throws: never skipped), except an
  * unreachable database (the read models, or a Postgres event log): a restart or failover of Postgres is
- * routine, so the loop waits and resumes from the last applied position, where the failed batch (rolled
- * back) is applied again and one whose commit did land is skipped by the stored position. Read models
+ * routine, so the loop waits and resumes from the stored position, where the failed batch (rolled back)
+ * and any acknowledged commit the server lost are applied again. Read models
  * folded under other fold rules (an upgrade that changed them) are not touched: it waits, saying why,
  * until `ops replay` has switched in read models of its own rules, then folds on from there.
  */
@@ -69,9 +69,14 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
     }
   };
 
-  const cursor = await untilReachable(cursorOfOurRules);
-  if (cursor === undefined) return;
-  const stored = cursor.position ?? (await eventLog.head()) - 1;
+  /** The stored position, or just before the log's head for empty read models; undefined once aborted. */
+  const storedPosition = async () => {
+    const cursor = await cursorOfOurRules();
+    return cursor && (cursor.position ?? (await eventLog.head()) - 1);
+  };
+
+  const stored = await untilReachable(storedPosition);
+  if (stored === undefined) return;
   let position = stored;
   metrics.position.set(position);
   logger.info({ from: position + 1, schema: projection.schema }, 'projecting the event log');
@@ -100,8 +105,19 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
   let subscription: Subscription | undefined;
   const onAbort = () => void subscription?.stop().catch(() => undefined);
   signal.addEventListener('abort', onAbort, { once: true });
+  let outage = false;
   try {
     await untilReachable(async () => {
+      if (outage) {
+        // From the stored position, not the last one this process saw committed: batches commit without
+        // waiting for their WAL (synchronous_commit off), so a server that crashed may have lost commits
+        // it acknowledged, and their events must come again (records the stored position covers are skipped).
+        const resumeAt = await storedPosition();
+        if (resumeAt === undefined) return;
+        position = resumeAt;
+        metrics.position.set(position);
+      }
+      outage = true;
       subscription = eventLog.subscribe(position + 1, applyBatch, {
         maxBatch: loop.maxBatch,
         maxWaitMs: loop.maxWaitMs,

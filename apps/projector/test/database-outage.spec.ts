@@ -1,6 +1,7 @@
 import { createEventLog, type EventLog } from '@lottery/event-log';
 import type { ChainEventEnvelope } from '@lottery/domain';
-import { createReadModelDataSource, migrateReadModels } from '@lottery/persistence';
+import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries } from '@lottery/persistence';
+import { expectSameReadModels, referenceFold } from '@lottery/fold-testing';
 import { eventually } from '@lottery/pipeline-testing';
 import { Projection } from '@lottery/projection';
 import { startRestartablePostgres, type RestartablePostgres } from '@lottery/testing';
@@ -97,5 +98,60 @@ describe('the projector loop when Postgres restarts', () => {
     abort.abort();
     await running;
     expect(ended).toBe('returned');
+  }, 120_000);
+  it('after a crash that lost commits it had acknowledged, folds their events again: read models equal the reference fold', async () => {
+    // a log and read models of their own on the same server
+    const crashModels = createReadModelDataSource({ url: pg.url, schema: 'lottery_crash', poolSize: 2 });
+    await crashModels.initialize();
+    await migrateReadModels(crashModels);
+    const crashLog = createEventLog({ kind: 'postgres', databaseUrl: pg.url, schema: 'crash_log' });
+    await crashLog.init();
+    const projection = new Projection(crashModels, { chainId: CHAIN_ID, schema: 'lottery_crash' });
+    const registry = new Registry();
+    const abort = new AbortController();
+    const running = runProjector(
+      {
+        projection,
+        eventLog: crashLog,
+        metrics: createProjectorMetrics(registry),
+        logger: pino({ level: 'silent' }),
+        maxBatch: 50,
+        maxWaitMs: 10,
+        lagEveryMs: 20,
+        outageBackoffMs: [50, 500],
+      },
+      abort.signal,
+    );
+    try {
+      const settled = <T>(attempt: () => Promise<T>) => attempt().catch(() => undefined);
+      const applied = (block: number) =>
+        eventually(
+          () => settled(async () => (await projection.cursor()).lastBlock === block),
+          `block ${block} applied`,
+          30_000,
+          20,
+        );
+      const half = Math.floor(history.length / 2);
+      await crashLog.append(history.slice(0, half), checkpointOf(history.slice(0, half)));
+      await applied(history[half - 1].blockNumber);
+      // appended with a waited-for commit; the projector's batches of it are not, and are lost with the server
+      await crashLog.append(history.slice(half), checkpointOf(history));
+      await applied(history[history.length - 1].blockNumber);
+      await pg.crash();
+
+      await applied(history[history.length - 1].blockNumber);
+      const metrics = await registry.getMetricsAsJSON();
+      const appliedEvents = metrics
+        .find((m) => m.name === 'lottery_projector_events_total')
+        ?.values.find((v) => v.labels['result'] === 'applied')?.value;
+      // the crash did lose commits: their events were applied twice, once into the lost transaction
+      expect(appliedEvents).toBeGreaterThan(history.length);
+      await expectSameReadModels(new PostgresReadModelQueries(crashModels), referenceFold(history));
+    } finally {
+      abort.abort();
+      await running.catch(() => undefined);
+      await crashLog.close();
+      await crashModels.destroy();
+    }
   }, 120_000);
 });

