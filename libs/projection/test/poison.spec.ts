@@ -8,7 +8,8 @@ const history = lotteryHistory({ seed: 31, settledRounds: 1, purchasesPerRound: 
 const first = <T extends ChainEventEnvelope['type']>(type: T) =>
   history.find((e) => e.type === type) as Extract<ChainEventEnvelope, { type: T }>;
 
-const lastPurchase = () => history.filter((e) => e.type === 'TicketPurchased').at(-1) as ChainEventEnvelope;
+const lastOf = (type: ChainEventEnvelope['type']) =>
+  history.filter((e) => e.type === type).at(-1) as ChainEventEnvelope;
 
 /** A copy of a real event with a changed payload, id and position after everything else. */
 function tampered(
@@ -51,8 +52,13 @@ describe('a poison event stops the projector with an error naming it', () => {
     ['a second settlement', tampered('JackpotSettled', (p) => p), /already settled/],
     [
       'a ticket bought twice',
-      { ...lastPurchase(), id: 'poison:again', blockNumber: 10_000, logIndex: 1 },
+      { ...lastOf('TicketPurchased'), id: 'poison:again', blockNumber: 10_000, logIndex: 1 },
       /ticket \d+ was already bought/,
+    ],
+    [
+      'a pool entry entered twice',
+      { ...lastOf('PoolEntered'), id: 'poison:entered-again', blockNumber: 10_000, logIndex: 1 },
+      /pool entry \d+ was already entered/,
     ],
     [
       'a claim of an unknown ticket',
@@ -102,7 +108,7 @@ describe('a poison event stops the projector with an error naming it', () => {
 
   it('a ticket bought again and claimed in the same batch: the purchase is named, not the claim', async () => {
     const last = history[history.length - 1];
-    const again = { ...lastPurchase(), id: 'poison:again', blockNumber: last.blockNumber + 1, logIndex: 1 };
+    const again = { ...lastOf('TicketPurchased'), id: 'poison:again', blockNumber: last.blockNumber + 1, logIndex: 1 };
     const userTicketId = (again as Extract<ChainEventEnvelope, { type: 'TicketPurchased' }>).payload.userTicketId;
     const claim = first('TicketWinningsClaimed');
     const claimAgain = {

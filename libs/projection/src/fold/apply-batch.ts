@@ -8,7 +8,7 @@ import type { OpenRoundKeys } from './open-round-keys';
 import { flushSegment } from './segment-flush';
 import { SegmentFold } from './segment-fold';
 import { SegmentState } from './segment-state';
-import { asDuplicateTicket } from './duplicate-ticket';
+import { asDuplicateKey } from './duplicate-key';
 
 export interface BatchOptions {
   chainId: number;
@@ -134,7 +134,7 @@ async function foldSegment(
   try {
     await flushSegment(store.writes, fold.state);
   } catch (error) {
-    throw asDuplicateTicket(error, events) ?? error;
+    throw asDuplicateKey(error, events) ?? error;
   }
   options.onSegmentFolded?.(fold.state);
 }
