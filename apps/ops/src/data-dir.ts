@@ -24,8 +24,9 @@ export interface InstanceState {
   pids?: Record<string, number>;
 }
 
+/** `DATA_DIR`, else `.data/` at the repository root; an empty `DATA_DIR` counts as unset (never the current folder). */
 export function dataDir(): string {
-  return resolve(process.env['DATA_DIR'] ?? join(__dirname, '..', '..', '..', '.data'));
+  return resolve(process.env['DATA_DIR'] || join(__dirname, '..', '..', '..', '.data'));
 }
 
 export function statePath(dir = dataDir()): string {
@@ -35,6 +36,20 @@ export function statePath(dir = dataDir()): string {
 export function readState(dir = dataDir()): InstanceState {
   const path = statePath(dir);
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as InstanceState) : {};
+}
+
+/** The instance's recorded processes that are still alive, as `name (pid n)`. */
+export function liveProcesses(dir = dataDir()): string[] {
+  return Object.entries(readState(dir).pids ?? {})
+    .filter(([, pid]) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    })
+    .map(([name, pid]) => `${name} (pid ${pid})`);
 }
 
 /** Written to a temporary file and renamed, so a crash never leaves half a state file. */

@@ -1,22 +1,13 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import type { Command } from 'commander';
-import { dataDir, readState } from '../data-dir';
+import { dataDir, liveProcesses, statePath } from '../data-dir';
 import { print } from '../output';
 
-function running(pids: Record<string, number>): string[] {
-  return Object.entries(pids)
-    .filter(([, pid]) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    })
-    .map(([name, pid]) => `${name} (pid ${pid})`);
-}
-
-/** `ops reset`: wipes the embedded instance's data folder (chain, Postgres, keys) for a fresh start. */
+/**
+ * `ops reset`: wipes the embedded instance's data folder (chain, Postgres, keys) for a fresh start. Only
+ * a folder an instance wrote (it holds instance.json) and none of whose processes runs: a `DATA_DIR`
+ * naming any other folder is refused, not emptied.
+ */
 export function registerReset(program: Command): void {
   program
     .command('reset')
@@ -24,11 +15,20 @@ export function registerReset(program: Command): void {
     .option('--json', 'print {"removed"}')
     .action((o: { json?: boolean }) => {
       const dir = dataDir();
-      const alive = running(readState(dir).pids ?? {});
+      if (existsSync(dir) && !existsSync(statePath(dir))) {
+        throw new Error(`${dir} holds no instance.json: it is not an embedded instance's data folder (check DATA_DIR)`);
+      }
+      const alive = liveProcesses(dir);
       if (alive.length > 0) {
         throw new Error(`the instance is running (${alive.join(', ')}): stop \`npm start\` first (Ctrl-C)`);
       }
       rmSync(dir, { recursive: true, force: true });
+      if (process.env['DATABASE_URL']) {
+        process.stderr.write(
+          'DATABASE_URL is set: the event log and read models there are kept, and belong to the chain just ' +
+            'removed; drop them (or set EVENT_LOG_SCHEMA and READ_SCHEMA to new schemas) before the next start\n',
+        );
+      }
       print(!!o.json, { removed: dir }, () => `removed ${dir}; the next \`npm start\` deploys and simulates afresh`);
     });
 }

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { ApiKeysService, DEFAULT_READ_SCHEMA, PartnersService, withAccountsDatabase } from '@lottery/persistence';
 import { createLogger, freePort, ProgressReporter } from '@lottery/telemetry';
 import { keyPrefix } from '../connection';
-import { dataDir, readState, writeState } from '../data-dir';
+import { dataDir, liveProcesses, readState, writeState } from '../data-dir';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../embedded/embedded-postgres';
 import { ProcessSupervisor } from '../embedded/process-supervisor';
 import { startLocalChain, type LocalChain } from '../instance/local-chain';
@@ -88,6 +88,14 @@ function deploymentEnvFile(chain: ChainTarget, rpcUrl: string): string {
  */
 export async function runStart(o: StartOptions): Promise<void> {
   const dir = dataDir();
+  const alive = liveProcesses(dir);
+  if (alive.length > 0) {
+    throw new Error(
+      `an instance already runs from ${dir} (${alive.join(', ')}): stop it, or set DATA_DIR to another folder`,
+    );
+  }
+  // recorded before anything else, so that \`ops reset\` refuses from the first moment of a start
+  writeState({ pids: { ops: process.pid } }, dir);
   const logsDir = join(dir, 'logs');
   mkdirSync(logsDir, { recursive: true });
   const logger = createLogger('ops');

@@ -1,0 +1,68 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { runInProcess } from '../../test/support/in-process-ops';
+import { dataDir, readState, writeState } from '../data-dir';
+import { registerReset } from './reset';
+import { runStart } from './start';
+
+const reset = (...args: string[]) => runInProcess(registerReset, 'reset', ...args);
+
+describe('the data folder guards of ops reset and ops start', () => {
+  const saved = process.env['DATA_DIR'];
+  let scratch: string;
+  beforeEach(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'ops-reset-'));
+  });
+  afterEach(() => {
+    process.env['DATA_DIR'] = saved;
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it("removes an instance's data folder whose processes are gone", async () => {
+    const dir = join(scratch, 'data');
+    writeState({ postgresPort: 54329, pids: { ops: 2 ** 22 + 1 } }, dir);
+    mkdirSync(join(dir, 'logs'));
+    process.env['DATA_DIR'] = dir;
+    expect(JSON.parse(await reset('--json'))).toEqual({ removed: dir });
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('refuses while a recorded process runs', async () => {
+    const dir = join(scratch, 'data');
+    writeState({ pids: { ops: process.pid } }, dir);
+    process.env['DATA_DIR'] = dir;
+    await expect(reset()).rejects.toThrow(`the instance is running (ops (pid ${process.pid}))`);
+    expect(existsSync(dir)).toBe(true);
+  });
+
+  it('refuses a folder no instance wrote, and keeps it', async () => {
+    writeFileSync(join(scratch, 'notes.txt'), 'keep me');
+    process.env['DATA_DIR'] = scratch;
+    await expect(reset('--json')).rejects.toThrow('holds no instance.json');
+    expect(existsSync(join(scratch, 'notes.txt'))).toBe(true);
+  });
+
+  it('takes an empty DATA_DIR as unset: the default folder, never the current one', () => {
+    process.env['DATA_DIR'] = '';
+    expect(dataDir()).not.toBe(resolve(process.cwd()));
+    expect(dataDir()).toMatch(/[/\\].data$/);
+  });
+
+  it('start refuses a data folder an instance runs from, and leaves its record alone', async () => {
+    const dir = join(scratch, 'data');
+    writeState({ pids: { ops: process.pid } }, dir);
+    process.env['DATA_DIR'] = dir;
+    const options = {
+      rounds: 0,
+      ticketsPerRound: 1,
+      purchaseEvery: 1,
+      drawEvery: 1,
+      live: false,
+      seed: 's',
+      host: '127.0.0.1',
+    };
+    await expect(runStart(options)).rejects.toThrow(`an instance already runs from ${dir} (ops (pid ${process.pid}))`);
+    expect(readState(dir).pids).toEqual({ ops: process.pid });
+  });
+});
