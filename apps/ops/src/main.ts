@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { registerApiKeys } from './commands/api-keys';
 import { registerReindex } from './commands/reindex';
 import { registerReplay } from './commands/replay';
@@ -10,7 +10,11 @@ import { registerStart } from './commands/start';
 import { registerStatus } from './commands/status';
 
 /** `npm run ops -- <command>`: what operators run. Every command takes --json for scripts. */
-const program = new Command('ops').description('operate the lottery data backbone').showHelpAfterError();
+const program = new Command('ops')
+  .description('operate the lottery data backbone')
+  .showHelpAfterError()
+  // a refused option or argument ends up in the catch below too, so that --json gets its JSON error
+  .exitOverride();
 registerStart(program);
 registerStatus(program);
 registerApiKeys(program);
@@ -20,10 +24,20 @@ registerPartners(program);
 registerMigrate(program);
 registerReset(program);
 
+/**
+ * A failure exits 1 with `error: <message>` on stderr (commander has already printed its own refusals
+ * there); with --json, stdout also gets it as JSON: `{"error"}`, or for start's event lines
+ * `{"event":"error","error"}`.
+ */
 program.parseAsync(process.argv).catch((error: unknown) => {
-  const json = process.argv.includes('--json');
-  const message = error instanceof Error ? error.message : String(error);
-  if (json) process.stdout.write(`${JSON.stringify({ error: message })}\n`);
-  else process.stderr.write(`error: ${message}\n`);
-  process.exit(1);
+  const refused = error instanceof CommanderError;
+  // help and --version end this way too, successfully
+  if (refused && error.exitCode === 0) process.exit(0);
+  const message = error instanceof Error ? error.message.replace(/^error: /, '') : String(error);
+  if (!refused) process.stderr.write(`error: ${message}\n`);
+  if (process.argv.includes('--json')) {
+    const failure = process.argv[2] === 'start' ? { event: 'error', error: message } : { error: message };
+    process.stdout.write(`${JSON.stringify(failure)}\n`);
+  }
+  process.exit(refused ? error.exitCode : 1);
 });
