@@ -15,7 +15,8 @@ describe('the data folder guards of ops reset and ops start', () => {
     scratch = mkdtempSync(join(tmpdir(), 'ops-reset-'));
   });
   afterEach(() => {
-    process.env['DATA_DIR'] = saved;
+    if (saved === undefined) delete process.env['DATA_DIR'];
+    else process.env['DATA_DIR'] = saved;
     rmSync(scratch, { recursive: true, force: true });
   });
 

@@ -32,10 +32,13 @@ const schema = z
 
 export type OpsPipelineEnv = z.infer<typeof schema>;
 
-/** Empty variables count as unset (a compose file's `CHAIN_ID=` means "not given"). */
+/**
+ * Empty variables count as unset (a compose file's `CHAIN_ID=` means "not given"). An unset EVENT_LOG is
+ * the one the embedded instance's `ops start` configured, so status, replay and reindex read one log.
+ */
 export function loadPipelineEnv(env: NodeJS.ProcessEnv = process.env): OpsPipelineEnv {
   const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  return loadConfig('ops', schema, given);
+  return loadConfig('ops', schema, { EVENT_LOG: readState().eventLog, ...given });
 }
 
 /** CHAIN_ID, or the chain of the embedded instance. */

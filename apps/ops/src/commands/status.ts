@@ -46,7 +46,10 @@ async function headBlock(rpcUrl: string): Promise<{ headBlock: number | null; er
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
       signal: AbortSignal.timeout(3_000),
     });
-    const body = (await response.json()) as { result?: string };
+    const body = (await response.json()) as { result?: unknown; error?: unknown };
+    if (typeof body.result !== 'string' || !/^0x[0-9a-f]+$/i.test(body.result)) {
+      return { headBlock: null, error: `node answered eth_blockNumber with ${JSON.stringify(body.error ?? body)}` };
+    }
     return { headBlock: Number(body.result) };
   } catch (error) {
     return { headBlock: null, error: `node unreachable: ${error instanceof Error ? error.message : String(error)}` };
@@ -68,7 +71,7 @@ function contractsOf(env: NodeJS.ProcessEnv): Record<string, string> {
 /** Everything `ops status` reports, read from the node, the event log and the read models. */
 export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Promise<InstanceStatus> {
   const state = readState();
-  const pipeline = loadPipelineEnv({ EVENT_LOG: state.eventLog, ...env });
+  const pipeline = loadPipelineEnv(env);
   const chainId = chainIdOf(pipeline);
   const rpcUrl = rpcUrlOf(pipeline);
   const chain = await headBlock(rpcUrl);

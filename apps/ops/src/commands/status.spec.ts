@@ -1,0 +1,60 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEventLog } from '@lottery/event-log';
+import { opsDatabase } from '../../test/support/in-process-ops';
+import { instanceStatus } from './status';
+
+/** A JSON-RPC endpoint that answers every call with `answer`. */
+async function rpcAnswering(answer: object): Promise<{ url: string; server: Server }> {
+  const server = createServer((_request, response) =>
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ jsonrpc: '2.0', id: 1, ...answer })),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe('ops status', () => {
+  opsDatabase('ops_status');
+  // no embedded instance: an empty data folder of the suite's own
+  const dataDir = mkdtempSync(join(tmpdir(), 'ops-status-'));
+  const savedDataDir = process.env['DATA_DIR'];
+  beforeAll(() => (process.env['DATA_DIR'] = dataDir));
+  afterAll(() => {
+    if (savedDataDir === undefined) delete process.env['DATA_DIR'];
+    else process.env['DATA_DIR'] = savedDataDir;
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const statusWith = async (answer: object) => {
+    const rpc = await rpcAnswering(answer);
+    const env = { ...process.env, RPC_URL: rpc.url, CHAIN_ID: '31337', EVENT_LOG: 'postgres' };
+    const log = createEventLog({
+      kind: 'postgres',
+      databaseUrl: String(process.env['DATABASE_URL']),
+      schema: 'lottery_log',
+    });
+    try {
+      await log.init();
+      return await instanceStatus(env);
+    } finally {
+      await log.close();
+      rpc.server.close();
+    }
+  };
+
+  it('reports the head block the node answers', async () => {
+    expect((await statusWith({ result: '0x2a' })).chain).toEqual({ headBlock: 42 });
+  });
+
+  it('reports a node that answers with a JSON-RPC error as an error, not a head of NaN', async () => {
+    const { chain, indexer } = await statusWith({ error: { code: -32603, message: 'boom' } });
+    expect(chain.headBlock).toBeNull();
+    expect(chain.error).toContain('boom');
+    expect(indexer.lagBlocks).toBeNull();
+  });
+});
