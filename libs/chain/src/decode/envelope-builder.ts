@@ -1,6 +1,6 @@
 import type { ChainEventEnvelope, Hex } from '@lottery/domain';
-import { toEnvelope, type MinedLog } from './log-decoder';
-import type { LotteryRpc } from '../rpc/lottery-rpc';
+import { decodePayload, toEnvelope, type MinedLog } from './log-decoder';
+import { type LotteryRpc, TIER_PAYOUTS_TOPIC } from '../rpc/lottery-rpc';
 import { retrying, type RetryOptions } from '../rpc/retry';
 
 const HEADER_CONCURRENCY = 16;
@@ -10,9 +10,13 @@ const TIMESTAMP_CACHE_SIZE = 4_096;
  * Turns raw logs into event-log envelopes: block time from the header (taken from the log when the
  * node includes `blockTimestamp`, otherwise one header fetch per block, cached), and the enrichment
  * the events lack — `edgePerTicket` of a new drawing, read once here so folds never call the chain.
+ * Tier payouts arrive from any contract (LotteryRpc asks for them by topic alone): only the drawing's
+ * own payout calculator's are kept.
  */
 export class EnvelopeBuilder {
   private readonly timestamps = new Map<Hex, number>();
+  /** Each drawing's payout calculator: fixed when the drawing is initialized, one entry per drawing. */
+  private readonly calculators = new Map<bigint, Hex>();
 
   constructor(
     private readonly rpc: LotteryRpc,
@@ -21,21 +25,61 @@ export class EnvelopeBuilder {
   ) {}
 
   async build(logs: MinedLog[], retry: Omit<RetryOptions, 'what'>): Promise<ChainEventEnvelope[]> {
-    const times = await this.timestampsOf(logs, retry);
-    const envelopes = logs.map((log) => toEnvelope(this.chainId, log, times.get(hashOf(log)) as number));
+    const ours = await this.withoutForeignTierPayouts(logs, retry);
+    const times = await this.timestampsOf(ours, retry);
+    const envelopes = ours.map((log) => toEnvelope(this.chainId, log, times.get(hashOf(log)) as number));
     for (const e of envelopes) {
       if (e.type === 'NewDrawingInitialized' && e.address === this.jackpot) {
-        const edge = await retrying(
-          () => this.rpc.edgePerTicket(this.jackpot, BigInt(e.payload.drawingId), e.blockNumber),
-          {
-            ...retry,
-            what: `getDrawingState(${e.payload.drawingId})@${e.blockNumber}`,
-          },
-        );
-        e.payload.edgePerTicket = edge.toString();
+        const facts = await this.drawingFacts(BigInt(e.payload.drawingId), e.blockNumber, retry);
+        e.payload.edgePerTicket = facts.edgePerTicket.toString();
       }
     }
     return envelopes;
+  }
+
+  /**
+   * The logs without tier payouts that are not the drawing's calculator's: anyone can emit an event of
+   * that signature, and the fold would take its numbers for the drawing's.
+   */
+  private async withoutForeignTierPayouts(logs: MinedLog[], retry: Omit<RetryOptions, 'what'>): Promise<MinedLog[]> {
+    const kept: MinedLog[] = [];
+    for (const log of logs) {
+      if (log.topics[0]?.toLowerCase() !== TIER_PAYOUTS_TOPIC) {
+        kept.push(log);
+        continue;
+      }
+      let drawingId: bigint;
+      try {
+        drawingId = BigInt((decodePayload(log).payload as { drawingId: string }).drawingId);
+      } catch {
+        retry.logger?.warn(
+          { address: log.address, block: Number(log.blockNumber) },
+          'undecodable tier payouts ignored',
+        );
+        continue;
+      }
+      const calculator =
+        this.calculators.get(drawingId) ??
+        (await this.drawingFacts(drawingId, Number(log.blockNumber), retry)).payoutCalculator;
+      if (calculator === log.address.toLowerCase()) kept.push(log);
+      else {
+        retry.logger?.warn(
+          { address: log.address, block: Number(log.blockNumber), drawingId: String(drawingId), calculator },
+          "tier payouts not from the drawing's payout calculator ignored",
+        );
+      }
+    }
+    return kept;
+  }
+
+  private async drawingFacts(drawingId: bigint, blockNumber: number, retry: Omit<RetryOptions, 'what'>) {
+    const facts = await retrying(() => this.rpc.drawingFacts(this.jackpot, drawingId, blockNumber), {
+      ...retry,
+      what: `getDrawingState(${drawingId})@${blockNumber}`,
+    });
+    // a drawing that does not exist (yet) names the zero address: nothing to remember
+    if (!/^0x0{40}$/.test(facts.payoutCalculator)) this.calculators.set(drawingId, facts.payoutCalculator);
+    return facts;
   }
 
   /**

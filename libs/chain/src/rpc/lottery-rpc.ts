@@ -33,6 +33,29 @@ interface RawBlock {
 
 const TOPICS = lotteryEventsAbi.map((e) => toEventSelector(e));
 
+/**
+ * The tier payouts come from the payout calculator the Jackpot names for each drawing (it can be
+ * replaced, and the real deployment's is not a fixed, published address): they are asked for from any
+ * address, and EnvelopeBuilder keeps only those from the drawing's own calculator.
+ */
+export const TIER_PAYOUTS_TOPIC = toEventSelector(
+  lotteryEventsAbi.find((e) => e.name === 'PrizeTierPayoutsCalculated') ??
+    'PrizeTierPayoutsCalculated(uint256,uint256[12])',
+);
+
+/** The logs of both filters in chain order, each once (a configured calculator's are in both). */
+function merged(ours: RawLog[], payouts: RawLog[]): MinedLog[] {
+  const seen = new Set(ours.map((l) => `${l.blockHash}:${l.logIndex}`));
+  const extra = payouts.filter((l) => !seen.has(`${l.blockHash}:${l.logIndex}`));
+  const logs =
+    extra.length === 0
+      ? ours
+      : [...ours, ...extra].sort(
+          (a, b) => Number(a.blockNumber) - Number(b.blockNumber) || Number(a.logIndex) - Number(b.logIndex),
+        );
+  return logs.map(toLog);
+}
+
 function toBlock(raw: RawBlock | null): RpcBlock | null {
   if (!raw || !raw.hash) return null;
   return {
@@ -94,35 +117,37 @@ export class LotteryRpc {
     return toBlock(raw as RawBlock | null);
   }
 
+  /** The lottery's logs of blocks `from`..`to`, with every tier-payout log of them (TIER_PAYOUTS_TOPIC). */
   async logsInRange(from: number, to: number): Promise<MinedLog[]> {
-    const raw = (await this.client.request({
-      method: 'eth_getLogs',
-      params: [
-        {
-          address: this.addresses,
-          topics: [TOPICS],
-          fromBlock: `0x${from.toString(16)}`,
-          toBlock: `0x${to.toString(16)}`,
-        },
-      ],
-    })) as unknown as RawLog[];
-    return raw.map(toLog);
+    return this.logsOf({ fromBlock: `0x${from.toString(16)}`, toBlock: `0x${to.toString(16)}` });
   }
 
+  /** The lottery's logs of one block, with every tier-payout log of it. */
   async logsInBlock(blockHash: Hex): Promise<MinedLog[]> {
-    const raw = (await this.client.request({
-      method: 'eth_getLogs',
-      params: [{ address: this.addresses, topics: [TOPICS], blockHash }],
-    })) as unknown as RawLog[];
-    return raw.map(toLog);
+    return this.logsOf({ blockHash });
+  }
+
+  private async logsOf(where: { fromBlock: Hex; toBlock: Hex } | { blockHash: Hex }): Promise<MinedLog[]> {
+    const getLogs = (filter: object) =>
+      this.client.request({ method: 'eth_getLogs', params: [{ ...filter, ...where }] }) as unknown as Promise<RawLog[]>;
+    const [ours, payouts] = await Promise.all([
+      getLogs({ address: this.addresses, topics: [TOPICS] }),
+      getLogs({ topics: [TIER_PAYOUTS_TOPIC] }),
+    ]);
+    return merged(ours, payouts);
   }
 
   /**
-   * `edgePerTicket` of a drawing (not in any event), read at `blockNumber`. The Jackpot fixes it when
-   * the drawing is initialized and never changes it, so a node without that block's state (not an
-   * archive node, or anvil past its in-memory window) is asked at its head instead.
+   * The parts of a drawing's state the events lack, read at `blockNumber`: `edgePerTicket`, and the
+   * payout calculator whose tier payouts count. The Jackpot fixes both when the drawing is initialized
+   * and never changes them, so a node without that block's state (not an archive node, or anvil past
+   * its in-memory window) is asked at its head instead.
    */
-  async edgePerTicket(jackpot: Hex, drawingId: bigint, blockNumber: number): Promise<bigint> {
+  async drawingFacts(
+    jackpot: Hex,
+    drawingId: bigint,
+    blockNumber: number,
+  ): Promise<{ edgePerTicket: bigint; payoutCalculator: Hex }> {
     const read = (at?: bigint) =>
       this.client.readContract({
         address: jackpot,
@@ -131,11 +156,15 @@ export class LotteryRpc {
         args: [drawingId],
         ...(at === undefined ? {} : { blockNumber: at }),
       });
+    const facts = ({ edgePerTicket, payoutCalculator }: { edgePerTicket: bigint; payoutCalculator: Hex }) => ({
+      edgePerTicket,
+      payoutCalculator: payoutCalculator.toLowerCase() as Hex,
+    });
     try {
-      return (await read(BigInt(blockNumber))).edgePerTicket;
+      return facts(await read(BigInt(blockNumber)));
     } catch (error) {
       if (!isStateUnavailable(error)) throw error;
-      return (await read()).edgePerTicket;
+      return facts(await read());
     }
   }
 }

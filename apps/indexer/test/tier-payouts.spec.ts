@@ -1,0 +1,85 @@
+import { encodeAbiParameters, type Hex } from 'viem';
+import { AbortedError, ChainFollower, LotteryRpc, TIER_PAYOUTS_TOPIC } from '@lottery/chain';
+import { simulateHistory } from '@lottery/contracts';
+import pino from 'pino';
+import { chainTruth, logView } from './support/chain-truth';
+import {
+  eventually,
+  headOf,
+  readLogEnvelopes,
+  rpcCall,
+  startIndexerFixture,
+  type IndexerFixture,
+} from './support/indexer-fixture';
+
+jest.setTimeout(180_000);
+
+/**
+ * Creation code of a contract that, while being deployed, emits a PrizeTierPayoutsCalculated of its
+ * own for `drawingId` (every tier paying `payout`): anyone can emit an event of that signature.
+ */
+function tierPayoutsImpostor(drawingId: bigint, payout: bigint): Hex {
+  const data = encodeAbiParameters(
+    [{ type: 'uint256' }, { type: 'uint256[12]' }],
+    [drawingId, Array.from({ length: 12 }, () => payout) as never],
+  ).slice(2);
+  const words = data.match(/.{64}/g) ?? [];
+  const hex2 = (n: number) => n.toString(16).padStart(4, '0');
+  // PUSH32 word, PUSH2 offset, MSTORE for each word; then PUSH32 topic, PUSH2 size, PUSH1 0, LOG1, STOP
+  const stores = words.map((word, i) => `7f${word}61${hex2(32 * i)}52`).join('');
+  return `0x${stores}7f${TIER_PAYOUTS_TOPIC.slice(2)}61${hex2(32 * words.length)}6000a100`;
+}
+
+describe("tier payouts: read from the drawing's payout calculator, wherever it is", () => {
+  let f: IndexerFixture;
+  beforeAll(async () => {
+    f = await startIndexerFixture('indexer_tier_payouts');
+  });
+  afterAll(async () => {
+    await f?.dispose();
+  });
+
+  it("a follower given no payout calculator address still reads every drawing's tier payouts, and none of an impostor's", async () => {
+    const [from] = (await rpcCall(f.anvil.rpcUrl, 'eth_accounts')) as Hex[];
+    await rpcCall(f.anvil.rpcUrl, 'eth_sendTransaction', [{ from, data: tierPayoutsImpostor(1n, 10n ** 30n) }]);
+    await simulateHistory(f.anvil.rpcUrl, f.deployment, { seed: 41, rounds: 2, ticketsPerRound: 6 });
+    await rpcCall(f.anvil.rpcUrl, 'eth_sendTransaction', [{ from, data: tierPayoutsImpostor(2n, 7n) }]);
+
+    const calculator = f.deployment.addresses.payoutCalculator.toLowerCase();
+    const withoutCalculator = f.addresses.filter((a) => a.toLowerCase() !== calculator) as Hex[];
+    const follower = new ChainFollower(new LotteryRpc(f.anvil.rpcUrl, withoutCalculator), f.eventLog, {
+      chainId: f.deployment.chainId,
+      jackpot: f.deployment.addresses.jackpot,
+      startBlock: Number(f.deployment.deployBlock),
+      confirmations: 0,
+      // most of the history through the ranged backfill, the rest block by block
+      reorgDepth: 8,
+      concurrency: 4,
+      pollIntervalMs: 20,
+      logger: pino({ level: 'silent' }),
+    });
+    const controller = new AbortController();
+    const running = follower.run(controller.signal).catch((e: unknown) => {
+      if (!(e instanceof AbortedError)) throw e;
+    });
+    try {
+      const head = await headOf(f.anvil.rpcUrl);
+      await eventually(async () => ((await f.eventLog.lastCheckpoint())?.blockNumber ?? -1) >= head, 'caught up');
+    } finally {
+      controller.abort();
+      await running;
+    }
+
+    const log = await readLogEnvelopes(f.eventLog);
+    const payouts = log.filter((e) => e.type === 'PrizeTierPayoutsCalculated');
+    expect(payouts.map((e) => (e.type === 'PrizeTierPayoutsCalculated' ? e.payload.drawingId : null))).toEqual([
+      '1',
+      '2',
+    ]);
+    expect(new Set(payouts.map((e) => (e.type === 'PrizeTierPayoutsCalculated' ? e.address : null)))).toEqual(
+      new Set([calculator]),
+    );
+    // the chain's events of every lottery contract, the calculator's included
+    expect(logView(log)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));
+  });
+});
