@@ -1,7 +1,7 @@
 jest.setTimeout(60_000);
 
 import { createTestDatabase, type TestDatabase, uniqueName } from '@lottery/testing';
-import { Client } from 'pg';
+import { Client, type Pool } from 'pg';
 import { createEventLog, EventLogWriteConflictError } from '../src';
 import { describeEventLogContract } from './event-log-contract';
 import { checkpointAt, ticketEvents } from './sample-events';
@@ -85,6 +85,34 @@ describe('postgres event log storage', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it("a read of the checkpoint that answers after the same log's append does not fence that log's next append", async () => {
+    const log = createEventLog({ kind: 'postgres', databaseUrl: database.url, schema: uniqueName('log', 40) });
+    const events = ticketEvents(2);
+    try {
+      await log.init();
+      await log.lastCheckpoint();
+      // a status check beside the writer: its read is taken before the append commits, answered after
+      const pool = (log as unknown as { pool: Pool }).pool;
+      const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+      let answer!: () => void;
+      const held = new Promise<void>((resolve) => (answer = resolve));
+      pool.query = (async (...args: unknown[]) => {
+        const result = await query(...args);
+        if (String(args[0]).includes('SELECT checkpoint')) await held;
+        return result;
+      }) as unknown as Pool['query'];
+      const stale = log.lastCheckpoint();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await log.append(events.slice(0, 1), checkpointAt(1));
+      answer();
+      expect(await stale).toBeNull();
+      await log.append(events.slice(1), checkpointAt(2));
+      expect((await log.read(await log.head(), 10)).map((logged) => logged.event)).toEqual(events);
+    } finally {
+      await log.close();
     }
   });
 });

@@ -88,15 +88,23 @@ export class PostgresEventLog implements EventLog {
       if (events.length > 0) await client.query('SELECT pg_notify($1, NULL)', [this.names.channel]);
       return updated.rows[0].appends;
     });
-    this.seenAppends = appends;
+    this.saw(appends);
   }
 
   async lastCheckpoint(): Promise<IndexerCheckpoint | null> {
     const { rows } = await this.pool.query<{ checkpoint: IndexerCheckpoint | null; appends: string }>(
       `SELECT checkpoint, appends FROM ${this.names.checkpoint}`,
     );
-    this.seenAppends = rows[0]?.appends ?? null;
+    if (rows[0]) this.saw(rows[0].appends);
     return rows[0]?.checkpoint ?? null;
+  }
+
+  /**
+   * Only ever forward: a read that started before this instance's own append committed (a status
+   * check beside the writer) must not make that append look like another writer's.
+   */
+  private saw(appends: string): void {
+    if (this.seenAppends === null || BigInt(appends) > BigInt(this.seenAppends)) this.seenAppends = appends;
   }
 
   async read(fromPosition: number, maxEvents: number): Promise<LoggedEvent[]> {

@@ -27,9 +27,15 @@ function memoryLog(pullAtMost = Infinity) {
   return { open, append, events };
 }
 
+// On fake time: the subscription's waits and the test's are exact, however slow the machine.
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Lets `ms` of fake time pass, running every timer and promise due within it. */
+const elapse = (ms: number) => jest.advanceTimersByTimeAsync(ms);
 
 describe('runSubscription', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
   it('delivers what is there in batches of at most maxBatch, from the given position, in order', async () => {
     const log = memoryLog();
     log.append(25);
@@ -37,7 +43,7 @@ describe('runSubscription', () => {
     const subscription = runSubscription(log.open, 10, async (b) => void batches.push(b.map((e) => e.position)), {
       maxBatch: 8,
     });
-    await sleep(50);
+    await elapse(50);
     await subscription.stop();
     expect(batches.map((b) => b.length)).toEqual([8, 8, 4]);
     expect(batches.flat()).toEqual(log.events.filter((e) => e.position >= 10).map((e) => e.position));
@@ -48,7 +54,7 @@ describe('runSubscription', () => {
     log.append(20);
     const batches: number[] = [];
     const subscription = runSubscription(log.open, 0, async (b) => void batches.push(b.length), { maxBatch: 8 });
-    await sleep(50);
+    await elapse(50);
     await subscription.stop();
     expect(batches).toEqual([8, 8, 4]);
   });
@@ -57,11 +63,11 @@ describe('runSubscription', () => {
     const log = memoryLog();
     const batches: number[] = [];
     const subscription = runSubscription(log.open, 0, async (b) => void batches.push(b.length));
-    await sleep(20);
+    await elapse(20);
     log.append(1);
-    await sleep(50);
+    await elapse(50);
     log.append(2);
-    await sleep(50);
+    await elapse(50);
     await subscription.stop();
     expect(batches).toEqual([1, 2]);
   });
@@ -70,13 +76,13 @@ describe('runSubscription', () => {
     const log = memoryLog();
     const batches: LoggedEvent[][] = [];
     const subscription = runSubscription(log.open, 0, async (b) => void batches.push(b), { maxWaitMs: 200 });
-    await sleep(20);
+    await elapse(20);
     log.append(1);
-    await sleep(30);
+    await elapse(30);
     log.append(2);
-    await sleep(400);
+    await elapse(400);
     log.append(1);
-    await sleep(400);
+    await elapse(400);
     await subscription.stop();
     expect(batches.map((b) => b.length)).toEqual([3, 1]);
   });
@@ -98,7 +104,7 @@ describe('runSubscription', () => {
       { maxBatch: 2, maxWaitMs: 1 },
     );
     log.append(10);
-    while (delivered < 10) await sleep(5);
+    while (delivered < 10) await elapse(5);
     await subscription.stop();
     expect(maxRunning).toBe(1);
   });
