@@ -5,6 +5,13 @@ import { named, readLotteryLogs } from './support/lottery-logs';
 
 jest.setTimeout(60_000);
 
+/** Waits until `done()` holds: the timers fire as the machine allows, so the test waits for what they did, not for a time. */
+async function until(done: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; !done(); await new Promise((resolve) => setTimeout(resolve, 20))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+  }
+}
+
 describe('live mode', () => {
   let anvil: AnvilInstance;
 
@@ -26,7 +33,7 @@ describe('live mode', () => {
       onActivity: (line) => activity.push(line),
       onError: (error) => errors.push(error),
     });
-    await new Promise((resolve) => setTimeout(resolve, 1_800));
+    await until(() => live.stats.orders > 3 && live.stats.draws >= 1, 'orders and a draw');
     await live.stop();
     const stopped = await readLotteryLogs(anvil.rpcUrl, deployment);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -49,7 +56,7 @@ describe('live mode', () => {
       drawIntervalMs: 60_000,
       onError: (error) => errors.push(error),
     });
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await until(() => live.stats.orders > 3, 'orders');
     await live.stop();
 
     expect(errors).toEqual([]);

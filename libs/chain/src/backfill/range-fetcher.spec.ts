@@ -111,9 +111,9 @@ describe('fetchRanges', () => {
     expect(halving.calls.filter((c) => c.refused)).toHaveLength(8);
     // the size: the first range's answer was 159× the cap, so 1 block next; one later overshoot
     expect(sized.calls.filter((c) => c.refused)).toHaveLength(2);
-    // what the node built and threw away: 1,550,021 logs halving, 802,003 following the size
-    expect(refusedLogs(halving)).toBe(1_550_021);
-    expect(refusedLogs(sized)).toBe(802_003);
+    // what the node built and threw away: about half as much following the size (1,550,021 and
+    // 802,003 logs with this planner); the exact sums would only restate its arithmetic
+    expect(refusedLogs(sized)).toBeLessThan(refusedLogs(halving) * 0.6);
     // a span longer than the last that succeeded is tried by one call: no refusal ran beside another call
     expect([...halving.calls, ...sized.calls].filter((c) => c.refused && c.concurrent > 1)).toEqual([]);
     expect(Math.max(...sized.calls.map((c) => c.concurrent))).toBe(4);
