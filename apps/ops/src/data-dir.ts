@@ -54,10 +54,11 @@ export function liveProcesses(dir = dataDir()): string[] {
 
 /** Written to a temporary file and renamed, so a crash never leaves half a state file. */
 export function writeState(update: Partial<InstanceState>, dir = dataDir()): InstanceState {
-  mkdirSync(dir, { recursive: true });
+  // the owner's only: the state holds the local demo keys
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const next = { ...readState(dir), ...update };
   const tmp = `${statePath(dir)}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`);
+  writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
   renameSync(tmp, statePath(dir));
   return next;
 }

@@ -6,3 +6,18 @@ export function print(json: boolean, data: unknown, human: () => string): void {
 function bigintSafe(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString() : value;
 }
+
+/**
+ * A node's URL fit to print: providers put their API key in the path or the user info, so only the
+ * scheme, host and port are shown (`…` marks what was left out). A local node's URL has nothing to hide.
+ */
+export function displayedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const hidden =
+      parsed.username !== '' || parsed.password !== '' || parsed.pathname.length > 1 || parsed.search !== '';
+    return `${parsed.protocol}//${parsed.host}${hidden ? '/…' : ''}`;
+  } catch {
+    return '(unparseable URL)';
+  }
+}

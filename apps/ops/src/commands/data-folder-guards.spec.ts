@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runInProcess } from '../../test/support/in-process-ops';
@@ -18,6 +18,12 @@ describe('the data folder guards of ops reset and ops start', () => {
     if (saved === undefined) delete process.env['DATA_DIR'];
     else process.env['DATA_DIR'] = saved;
     rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it("keeps the instance's state (the local demo keys) to its owner", () => {
+    const dir = join(scratch, 'data');
+    writeState({ demoApiKey: 'lt_live_x' }, dir);
+    expect([statSync(dir).mode & 0o777, statSync(join(dir, 'instance.json')).mode & 0o777]).toEqual([0o700, 0o600]);
   });
 
   it("removes an instance's data folder whose processes are gone", async () => {

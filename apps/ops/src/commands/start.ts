@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { ApiKeysService, DEFAULT_READ_SCHEMA, PartnersService, withAccountsDatabase } from '@lottery/persistence';
 import { createLogger, freePort, ProgressReporter } from '@lottery/telemetry';
 import { keyPrefix } from '../connection';
+import { displayedUrl } from '../output';
 import { dataDir, liveProcesses, readState, writeState } from '../data-dir';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../embedded/embedded-postgres';
 import { ProcessSupervisor } from '../embedded/process-supervisor';
@@ -45,7 +46,11 @@ async function portIsFree(port: number): Promise<boolean> {
   return (await freePort(port)) === port;
 }
 
-/** Keys a newcomer can try right away; created on the first start and shown again on later ones. */
+/**
+ * Keys a newcomer can try right away on the local chain; created on its first start and shown again on
+ * later ones. Never on a real chain: the partner key would spend the operator's funds, and the state
+ * file keeps the keys in plain text.
+ */
 async function demoKeys(databaseUrl: string, dir: string): Promise<{ apiKey: string; partnerKey: string }> {
   const state = readState(dir);
   if (state.demoApiKey && state.demoPartnerKey) return { apiKey: state.demoApiKey, partnerKey: state.demoPartnerKey };
@@ -139,7 +144,10 @@ export async function runStart(o: StartOptions): Promise<void> {
     }
 
     if (o.chainOnly) {
-      if (o.deploymentEnv) writeFileSync(o.deploymentEnv, deploymentEnvFile(chain, o.advertisedRpcUrl ?? chain.rpcUrl));
+      // it holds the operator's private key
+      if (o.deploymentEnv) {
+        writeFileSync(o.deploymentEnv, deploymentEnvFile(chain, o.advertisedRpcUrl ?? chain.rpcUrl), { mode: 0o600 });
+      }
       const rpcUrl = o.advertisedRpcUrl ?? chain.rpcUrl;
       if (o.json) emit('ready', { rpcUrl, chainId: chain.chainId });
       else say(`chain ready: ${rpcUrl} (chain id ${chain.chainId})`);
@@ -158,7 +166,7 @@ export async function runStart(o: StartOptions): Promise<void> {
       databaseUrl = embedded.url;
     }
     await migrateAll(databaseUrl, process.env['READ_SCHEMA'] || DEFAULT_READ_SCHEMA);
-    const keys = await demoKeys(databaseUrl, dir);
+    const keys = localChain ? await demoKeys(databaseUrl, dir) : { apiKey: null, partnerKey: null };
 
     const previous = readState(dir).metricsPorts;
     const metricsPorts = {
@@ -192,7 +200,7 @@ export async function runStart(o: StartOptions): Promise<void> {
       freeTicketDocs: `${apiUrl}/api/v1/docs`,
       apiKey: keys.apiKey,
       partnerKey: keys.partnerKey,
-      rpcUrl: chain.rpcUrl,
+      rpcUrl: displayedUrl(chain.rpcUrl),
       chainId: chain.chainId,
       embeddedPostgresPort: embedded?.port ?? null,
       eventLog,
@@ -205,9 +213,10 @@ export async function runStart(o: StartOptions): Promise<void> {
           '',
           `  API            ${instance.api}`,
           `  API docs       ${instance.apiDocs}   (free tickets: ${instance.freeTicketDocs})`,
-          `  demo API key   ${keys.apiKey}`,
-          `  partner key    ${keys.partnerKey}`,
-          `  RPC            ${chain.rpcUrl}   (chain id ${chain.chainId})`,
+          ...(keys.apiKey === null
+            ? ['  keys           none made for a real chain: `npm run ops -- api-keys create`, `partners create`']
+            : [`  demo API key   ${keys.apiKey}`, `  partner key    ${keys.partnerKey}`]),
+          `  RPC            ${instance.rpcUrl}   (chain id ${chain.chainId})`,
           `  database       ${embedded ? `embedded Postgres on port ${embedded.port}` : 'DATABASE_URL'}` +
             `, event log in ${eventLog === 'kafka' ? 'Kafka' : 'Postgres'}`,
           `  logs           ${logsDir}`,

@@ -5,7 +5,7 @@ import { nextSchemaName } from '@lottery/persistence';
 import { FOLD_RULES_VERSION } from '@lottery/projection';
 import { databaseUrl } from '../connection';
 import { readState } from '../data-dir';
-import { print } from '../output';
+import { displayedUrl, print } from '../output';
 import { chainIdOf, eventLogConfigOf, loadPipelineEnv, rpcUrlOf } from './pipeline-env';
 
 export interface InstanceStatus {
@@ -118,7 +118,7 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
   }
 
   return {
-    rpcUrl,
+    rpcUrl: displayedUrl(rpcUrl),
     chainId,
     contracts: contractsOf(env),
     chain,
