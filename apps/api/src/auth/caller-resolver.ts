@@ -5,6 +5,7 @@ import { ApiError } from '../http/api-error';
 import { API_KEY_LOOKUP, type ApiKeyLookup } from './api-key-lookup';
 import { verifyApiKey } from './api-key-verdict';
 import { bearerCredentials } from './bearer-credentials';
+import { clientAddressSubject } from './client-address';
 import type { Caller } from './caller';
 
 /** RFC 6750 asks 401 responses of a bearer-protected resource to name the scheme. */
@@ -35,7 +36,7 @@ export class CallerResolver {
   private async identify(request: FastifyRequest): Promise<Caller> {
     const anonymous = (rejection: ApiError | null): Caller => ({
       tier: 'anonymous',
-      rateLimitSubject: `ip:${request.ip}`,
+      rateLimitSubject: clientAddressSubject(request.ip),
       limits: this.config.rateLimits.anonymous,
       apiKeyId: null,
       rejection,

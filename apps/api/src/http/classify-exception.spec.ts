@@ -22,9 +22,14 @@ describe('logUnexpected', () => {
     expect(line).toMatchObject({
       request_id: 'req-1',
       method: 'GET',
-      url: '/api/v1/daily-ticket-pool/active-round?apikey=[redacted]&x=1&APIKEY=[redacted]',
+      url: '/api/v1/daily-ticket-pool/active-round?apikey=***&x=1&APIKEY=***',
     });
     expect(JSON.stringify(line)).not.toMatch(/SECRET|other/);
+  });
+
+  it('redacts the key whatever the encoding of its parameter name', () => {
+    const [line] = logged('/api/v1/giveaways/partner-free-tickets/0x1?api%6Bey=lt_partner_SECRETSECRET');
+    expect(JSON.stringify(line)).not.toContain('SECRET');
   });
 
   it('keeps a URL without a key as it came', () => {

@@ -50,8 +50,19 @@ export function logUnexpected(logger: AppLogger, { error, cause }: ClassifiedExc
   );
 }
 
-/** The daily pool and partner APIs take their key in the query too (`?apikey=`): never into the logs. */
-const loggableUrl = (url: string): string => url.replace(/([?&]apikey=)[^&#]*/gi, '$1[redacted]');
+/**
+ * The daily pool and partner APIs take their key in the query too (`?apikey=`): never into the logs.
+ * Names are compared decoded, as the router reads them (`?api%6Bey=` is the key too).
+ */
+function loggableUrl(url: string): string {
+  const [path, query] = url.split(/\?(.*)/s, 2);
+  if (query === undefined) return url;
+  const params = new URLSearchParams(query);
+  for (const name of new Set(params.keys())) {
+    if (name.toLowerCase() === 'apikey') params.set(name, '***');
+  }
+  return `${path}?${params.toString()}`;
+}
 
 /** The answer for a request no route took: 405 with `Allow` if the path exists for other methods. */
 export function unmatchedRouteError(request: RequestLine, routes: RouteTable): ApiError {

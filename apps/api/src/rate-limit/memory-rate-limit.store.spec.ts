@@ -26,4 +26,20 @@ describe('MemoryRateLimitStore', () => {
     for (let i = 0; i < 3; i++) await store.consume('ip:1', limits);
     expect((await store.consume('ip:2', limits)).allowed).toBe(true);
   });
+
+  it('sweeps past days once there are many callers, at most once a minute', async () => {
+    let now = start;
+    const store = new MemoryRateLimitStore(() => now);
+    const sweep = jest.spyOn(store as unknown as { sweep(day: number): void }, 'sweep');
+    for (let i = 0; i <= 50_000; i++) await store.consume(`ip:${i}`, limits);
+    for (let i = 0; i < 100; i++) await store.consume('ip:flood', limits);
+    // past the threshold within one minute: one sweep, not one per request
+    expect(sweep).toHaveBeenCalledTimes(1);
+
+    now = start + 24 * 60 * 60 * 1000; // the next day: its first request sweeps yesterday's callers away
+    await store.consume('ip:tomorrow', limits);
+    expect(sweep).toHaveBeenCalledTimes(2);
+    const counters = (store as unknown as { counters: Map<string, unknown> }).counters;
+    expect([...counters.keys()]).toEqual(['ip:tomorrow']);
+  });
 });

@@ -8,7 +8,10 @@ interface Counters {
   dayCount: number;
 }
 
-/** Beyond this many callers, counters of past days are swept so memory stays bounded. */
+/**
+ * Beyond this many callers, counters of past days are swept, at most once a minute: a sweep walks every
+ * counter, and running it on each request let a flood of distinct callers make every request slow.
+ */
 const SWEEP_THRESHOLD = 50_000;
 
 /**
@@ -18,6 +21,7 @@ const SWEEP_THRESHOLD = 50_000;
  */
 export class MemoryRateLimitStore implements RateLimitStore {
   private readonly counters = new Map<string, Counters>();
+  private sweptInMinute = -1;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -38,7 +42,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
       c.dayCount++;
     }
     this.counters.set(subject, c);
-    if (this.counters.size > SWEEP_THRESHOLD) this.sweep(windows.day);
+    if (this.counters.size > SWEEP_THRESHOLD && this.sweptInMinute !== windows.minute) {
+      this.sweptInMinute = windows.minute;
+      this.sweep(windows.day);
+    }
     return decisionFrom({ allowed, minute: c.minuteCount, day: c.dayCount, nowMs }, limits);
   }
 
