@@ -1,6 +1,6 @@
 import { kafkaBrokers, startKafka, uniqueName } from '@lottery/testing';
 import { Kafka, logLevel } from 'kafkajs';
-import { createEventLog, type EventLog, type LoggedEvent } from '../src';
+import { createEventLog, type EventLog, EventLogWriteConflictError, type LoggedEvent } from '../src';
 import { describeEventLogContract } from './event-log-contract';
 import { checkpointAt, ticketEvents } from './sample-events';
 
@@ -97,4 +97,71 @@ describe('kafka event log reads', () => {
       await broker.stop();
     }
   }, 120_000);
+});
+
+describe('kafka event log writers', () => {
+  const openOn = (topicPrefix: string) =>
+    createEventLog({ kind: 'kafka', brokers: kafkaBrokers(), chainId: 8453, topicPrefix });
+  /** The checkpoint `log` reads once it is `block` (a commit reaches the stable end a moment after append returns). */
+  const checkpointBecomes = async (log: EventLog, block: number) => {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const seen = (await log.lastCheckpoint())?.blockNumber;
+      if (seen === block) return;
+      if (Date.now() > deadline) throw new Error(`checkpoint ${seen} never became ${block}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const checkpointOf = async (topicPrefix: string, block: number) => {
+    const log = openOn(topicPrefix);
+    try {
+      await checkpointBecomes(log, block);
+    } finally {
+      await log.close();
+    }
+  };
+
+  it("refuses the append of a writer that has not seen ops reindex's rewind, until it reads the checkpoint again", async () => {
+    const topicPrefix = uniqueName('log');
+    const setup = openOn(topicPrefix);
+    await setup.init();
+    await setup.append(ticketEvents(3), checkpointAt(100));
+    await setup.close();
+    const indexer = openOn(topicPrefix);
+    try {
+      await checkpointBecomes(indexer, 100);
+      // ops reindex, beside the running indexer: it reads the checkpoint, then appends the rewind
+      const reindex = openOn(topicPrefix);
+      await checkpointBecomes(reindex, 100);
+      await reindex.append([], checkpointAt(50));
+      await reindex.close();
+
+      await expect(indexer.append([], checkpointAt(101))).rejects.toBeInstanceOf(EventLogWriteConflictError);
+      await checkpointOf(topicPrefix, 50);
+      await checkpointBecomes(indexer, 50);
+      await indexer.append(ticketEvents(1, 51), checkpointAt(51));
+      await checkpointOf(topicPrefix, 51);
+    } finally {
+      await indexer.close();
+    }
+  });
+
+  it('a writer fenced by another appends again once it has read the checkpoint the other left', async () => {
+    const topicPrefix = uniqueName('log');
+    const [a, b] = [openOn(topicPrefix), openOn(topicPrefix)];
+    try {
+      await a.init();
+      await a.append(ticketEvents(1, 1), checkpointAt(1));
+      // the other registers the same transactional id: the first's producer is fenced
+      await checkpointBecomes(b, 1);
+      await b.append(ticketEvents(1, 2), checkpointAt(2));
+      await expect(a.append(ticketEvents(1, 3), checkpointAt(3))).rejects.toThrow();
+      await checkpointBecomes(a, 2);
+      await a.append(ticketEvents(1, 3), checkpointAt(3));
+      await checkpointOf(topicPrefix, 3);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
 });

@@ -10,6 +10,7 @@ import { kafkaLogCreator } from './kafka-log';
 import { LazyClient } from './lazy-client';
 import { KafkaPartitionReader, type KafkaRecord } from './kafka-partition-reader';
 import { ensureLogTopics, type KafkaLogTopics, kafkaLogTopics, MAX_MESSAGE_BYTES } from './kafka-topics';
+import { EventLogWriteConflictError } from '../write-conflict';
 
 export interface KafkaEventLogConfig {
   brokers: string[];
@@ -75,6 +76,16 @@ export class KafkaEventLog implements EventLog {
    */
   private resumable: ResumableReader | undefined;
   private closed = false;
+  /**
+   * The offset of the newest checkpoint record this instance read or wrote. Transactional ids fence an
+   * older producer, not an older view: a writer that read the checkpoint, then was overtaken by another
+   * (ops reindex's rewind, a second indexer) before its producer registered, would append on top of
+   * the stale one. So a producer, once registered (which fences every other and aborts their open
+   * transaction), first checks that the newest committed checkpoint is still this one.
+   */
+  private seenCheckpoint: number | null = null;
+  /** The producer whose registration passed that check. */
+  private checkedProducer: Producer | undefined;
 
   constructor(private readonly config: KafkaEventLogConfig) {
     const prefix = config.topicPrefix ?? 'lottery';
@@ -118,6 +129,14 @@ export class KafkaEventLog implements EventLog {
   }
 
   async lastCheckpoint(): Promise<IndexerCheckpoint | null> {
+    const latest = await this.latestCheckpointRecord();
+    if (!latest) return null;
+    this.saw(latest.offset);
+    return JSON.parse(latest.value.toString('utf8')) as IndexerCheckpoint;
+  }
+
+  /** The newest committed checkpoint record. */
+  private async latestCheckpointRecord(): Promise<KafkaRecord | undefined> {
     const { low, high } = await this.offsets(this.topics.checkpoints);
     // Each append adds one record and one commit marker; aborted appends add more. Look at the end
     // first and widen only if that window holds no committed record.
@@ -125,9 +144,13 @@ export class KafkaEventLog implements EventLog {
       const from = Math.max(low, high - window);
       const records = await this.readRecords(this.topics.checkpoints, from, high, Number.POSITIVE_INFINITY);
       const latest = records[records.length - 1];
-      if (latest) return JSON.parse(latest.value.toString('utf8')) as IndexerCheckpoint;
-      if (from <= low) return null;
+      if (latest || from <= low) return latest;
     }
+  }
+
+  /** Only ever forward: a read that answered after this instance's own append is older news. */
+  private saw(offset: number): void {
+    if (this.seenCheckpoint === null || offset > this.seenCheckpoint) this.seenCheckpoint = offset;
   }
 
   async read(fromPosition: number, maxEvents: number): Promise<LoggedEvent[]> {
@@ -187,8 +210,17 @@ export class KafkaEventLog implements EventLog {
   }
 
   private async appendInTransaction(events: EventEnvelope[], checkpoint: IndexerCheckpoint): Promise<void> {
-    const transaction = await (await this.producer.get()).transaction();
+    const producer = await this.producer.get();
+    // a new producer registers its transactional id here
+    const transaction = await producer.transaction();
     try {
+      if (this.checkedProducer !== producer) {
+        const latest = await this.latestCheckpointRecord();
+        if (this.seenCheckpoint !== null && latest !== undefined && latest.offset !== this.seenCheckpoint) {
+          throw new EventLogWriteConflictError(this.topics.events);
+        }
+        this.checkedProducer = producer;
+      }
       for (const chunk of encodeInChunks(events, SEND_CHUNK)) {
         await transaction.send({
           topic: this.topics.events,
@@ -197,15 +229,19 @@ export class KafkaEventLog implements EventLog {
           messages: chunk.map((value) => ({ key: this.key, value })),
         });
       }
-      await transaction.send({
+      const [written] = await transaction.send({
         topic: this.topics.checkpoints,
         acks: -1,
         messages: [{ key: this.key, value: JSON.stringify(checkpoint) }],
       });
       await transaction.commit();
+      if (written) this.saw(Number(written.baseOffset));
     } catch (error) {
-      // A producer that cannot abort (fenced, disconnected) is replaced by a fresh one on the next append.
-      await transaction.abort().catch(() => this.producer.discard());
+      // A fresh producer for the next append: a fenced one (another writer registered the id) would fail
+      // every transaction, and its abort, a no-op when nothing was sent yet, succeeds; the fresh one
+      // registers again and checks the checkpoint first.
+      await transaction.abort().catch(() => undefined);
+      this.producer.discard();
       throw error;
     }
   }

@@ -7,6 +7,7 @@ import { type EventSource, runSubscription } from '../subscription/run-subscript
 import type { WakeSignal } from '../subscription/wake-signal';
 import { createLogSchemaSql, type PostgresLogSchema, postgresLogSchema } from './postgres-log-schema';
 import { inTransaction } from './postgres-transaction';
+import { EventLogWriteConflictError } from '../write-conflict';
 
 export interface PostgresEventLogConfig {
   databaseUrl: string;
@@ -18,17 +19,6 @@ export interface PostgresEventLogConfig {
 
 /** Thousands of events per INSERT, a few MB of parameter at most. */
 const INSERT_CHUNK = { maxEvents: 5_000, maxBytes: 8 * 1024 * 1024 };
-
-/** Another writer appended since this one last read the checkpoint: its append would build on a stale one. */
-export class EventLogWriteConflictError extends Error {
-  constructor(schema: string) {
-    super(
-      `event log ${schema}: another writer appended since this one last read the checkpoint ` +
-        '(a second indexer, or ops reindex): read the checkpoint again and continue from it',
-    );
-    this.name = 'EventLogWriteConflictError';
-  }
-}
 
 /** The embedded default: the log as a table whose bigserial primary key is the position. */
 export class PostgresEventLog implements EventLog {
