@@ -165,3 +165,33 @@ describe('kafka event log writers', () => {
     }
   });
 });
+
+describe('kafka event log retention', () => {
+  it('refuses to read or follow from below records the broker deleted, instead of skipping them', async () => {
+    const topicPrefix = uniqueName('log');
+    const log = createEventLog({ kind: 'kafka', brokers: kafkaBrokers(), chainId: 8453, topicPrefix });
+    const admin = new Kafka({ brokers: kafkaBrokers(), logLevel: logLevel.NOTHING }).admin();
+    try {
+      await log.init();
+      const events = ticketEvents(20);
+      await log.append(events.slice(0, 10), checkpointAt(1));
+      await log.append(events.slice(10), checkpointAt(2));
+      await admin.connect();
+      await admin.fetchTopicMetadata({ topics: [`${topicPrefix}.events.8453`] });
+      // what a retention setting on the topic does to the log's first records
+      await admin.deleteTopicRecords({
+        topic: `${topicPrefix}.events.8453`,
+        partitions: [{ partition: 0, offset: '13' }],
+      });
+      expect(await log.head()).toBe(13);
+      await expect(log.read(2, 100)).rejects.toThrow(/starts at offset 13: the events from 2 were deleted/);
+      const subscription = log.subscribe(2, async () => undefined);
+      await expect(subscription.done).rejects.toThrow(/the events from 2 were deleted/);
+      // from the head on, nothing is missing
+      expect((await log.read(13, 100)).length).toBeGreaterThan(0);
+    } finally {
+      await admin.disconnect();
+      await log.close();
+    }
+  });
+});

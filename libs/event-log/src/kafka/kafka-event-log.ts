@@ -154,7 +154,8 @@ export class KafkaEventLog implements EventLog {
   }
 
   async read(fromPosition: number, maxEvents: number): Promise<LoggedEvent[]> {
-    const end = await this.tail();
+    const { low, high: end } = await this.offsets(this.topics.events);
+    refuseBelowHead(this.topics.events, fromPosition, low);
     if (maxEvents <= 0 || fromPosition >= end) return [];
     const held = this.takeResumable();
     const resumed = held?.next === fromPosition ? held : undefined;
@@ -188,6 +189,7 @@ export class KafkaEventLog implements EventLog {
     return this.subscriptions.track(
       runSubscription(
         async (from, wake) => {
+          refuseBelowHead(this.topics.events, from, (await this.offsets(this.topics.events)).low);
           const reader = await this.openReader(this.topics.events, from, bufferLimit, wake);
           return {
             pull: async (position, max) => reader.take(position, max).map(toLoggedEvent),
@@ -347,4 +349,18 @@ export class KafkaEventLog implements EventLog {
 
 function toLoggedEvent(record: KafkaRecord): LoggedEvent {
   return { position: record.offset, event: JSON.parse(record.value.toString('utf8')) as EventEnvelope };
+}
+
+/**
+ * Records below the topic's first offset were deleted (retention set on the topic, against the log's
+ * own settings): a read from there would silently start at the first one left (kafkajs resets an out
+ * of range offset), and a fold would miss what was deleted.
+ */
+function refuseBelowHead(topic: string, from: number, head: number): void {
+  if (from < head) {
+    throw new Error(
+      `topic ${topic} starts at offset ${head}: the events from ${from} were deleted (retention), and a fold ` +
+        'without them would be wrong; keep the topic forever (retention.ms=-1) and index into a new one',
+    );
+  }
 }
