@@ -54,8 +54,9 @@ export function liveProcesses(dir = dataDir()): string[] {
 
 /** Written to a temporary file and renamed, so a crash never leaves half a state file. */
 export function writeState(update: Partial<InstanceState>, dir = dataDir()): InstanceState {
-  // the owner's only: the state holds the local demo keys
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // The file is the owner's only: it holds the local demo keys. Not the folder: run as root, the embedded
+  // Postgres runs as the user "postgres", which must enter it to reach its data.
+  mkdirSync(dir, { recursive: true });
   const next = { ...readState(dir), ...update };
   const tmp = `${statePath(dir)}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
