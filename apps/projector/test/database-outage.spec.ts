@@ -18,6 +18,22 @@ const checkpointOf = (events: ChainEventEnvelope[]) => {
   return { blockNumber: last.blockNumber, blockHash: last.blockHash, recentBlocks: [] };
 };
 
+/** The projector loop, waiting out outages quickly. */
+const startLoop = (projection: Projection, eventLog: EventLog, registry: Registry, abort: AbortController) =>
+  runProjector(
+    {
+      projection,
+      eventLog,
+      metrics: createProjectorMetrics(registry),
+      logger: pino({ level: 'silent' }),
+      maxBatch: 50,
+      maxWaitMs: 10,
+      lagEveryMs: 20,
+      outageBackoffMs: [50, 500],
+    },
+    abort.signal,
+  );
+
 // The read models and the event log on a Postgres server of the suite's own, which it restarts.
 describe('the projector loop when Postgres restarts', () => {
   let pg: RestartablePostgres;
@@ -41,19 +57,7 @@ describe('the projector loop when Postgres restarts', () => {
     const projection = new Projection(dataSource, { chainId: CHAIN_ID });
     const registry = new Registry();
     const abort = new AbortController();
-    const running = runProjector(
-      {
-        projection,
-        eventLog: log,
-        metrics: createProjectorMetrics(registry),
-        logger: pino({ level: 'silent' }),
-        maxBatch: 50,
-        maxWaitMs: 10,
-        lagEveryMs: 20,
-        outageBackoffMs: [50, 500],
-      },
-      abort.signal,
-    );
+    const running = startLoop(projection, log, registry, abort);
     let ended: unknown = 'running';
     running.then(
       () => (ended = 'returned'),
@@ -99,6 +103,7 @@ describe('the projector loop when Postgres restarts', () => {
     await running;
     expect(ended).toBe('returned');
   }, 120_000);
+
   it('after a crash that lost commits it had acknowledged, folds their events again: read models equal the reference fold', async () => {
     // a log and read models of their own on the same server
     const crashModels = createReadModelDataSource({ url: pg.url, schema: 'lottery_crash', poolSize: 2 });
@@ -109,19 +114,7 @@ describe('the projector loop when Postgres restarts', () => {
     const projection = new Projection(crashModels, { chainId: CHAIN_ID, schema: 'lottery_crash' });
     const registry = new Registry();
     const abort = new AbortController();
-    const running = runProjector(
-      {
-        projection,
-        eventLog: crashLog,
-        metrics: createProjectorMetrics(registry),
-        logger: pino({ level: 'silent' }),
-        maxBatch: 50,
-        maxWaitMs: 10,
-        lagEveryMs: 20,
-        outageBackoffMs: [50, 500],
-      },
-      abort.signal,
-    );
+    const running = startLoop(projection, crashLog, registry, abort);
     try {
       const settled = <T>(attempt: () => Promise<T>) => attempt().catch(() => undefined);
       const applied = (block: number) =>
