@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /**
@@ -38,10 +38,14 @@ export function readState(dir = dataDir()): InstanceState {
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as InstanceState) : {};
 }
 
-/** The instance's recorded processes that are still alive, as `name (pid n)`. */
+/**
+ * The instance's recorded processes that are still alive, as `name (pid n)`; never this process (in a
+ * container every start is pid 1, and a start after an unclean stop finds itself recorded).
+ */
 export function liveProcesses(dir = dataDir()): string[] {
   return Object.entries(readState(dir).pids ?? {})
     .filter(([, pid]) => {
+      if (pid === process.pid) return false;
       try {
         process.kill(pid, 0);
         return true;
@@ -60,6 +64,7 @@ export function writeState(update: Partial<InstanceState>, dir = dataDir()): Ins
   const next = { ...readState(dir), ...update };
   const tmp = `${statePath(dir)}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(tmp, 0o600); // a temporary file left by a crash keeps its mode through writeFileSync
   renameSync(tmp, statePath(dir));
   return next;
 }

@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runInProcess } from '../../test/support/in-process-ops';
-import { dataDir, readState, writeState } from '../data-dir';
+import { dataDir, liveProcesses, readState, writeState } from '../data-dir';
 import { registerReset } from './reset';
 import { runStart } from './start';
 
@@ -11,6 +12,13 @@ const reset = (...args: string[]) => runInProcess(registerReset, 'reset', ...arg
 describe('the data folder guards of ops reset and ops start', () => {
   const saved = process.env['DATA_DIR'];
   let scratch: string;
+  /** A process of another instance, alive while the suite runs. */
+  let other: { pid: number; kill(): boolean };
+  beforeAll(() => {
+    const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+    other = { pid: child.pid as number, kill: () => child.kill() };
+  });
+  afterAll(() => other.kill());
   beforeEach(() => {
     scratch = mkdtempSync(join(tmpdir(), 'ops-reset-'));
   });
@@ -37,10 +45,16 @@ describe('the data folder guards of ops reset and ops start', () => {
 
   it('refuses while a recorded process runs', async () => {
     const dir = join(scratch, 'data');
-    writeState({ pids: { ops: process.pid } }, dir);
+    writeState({ pids: { ops: other.pid } }, dir);
     process.env['DATA_DIR'] = dir;
-    await expect(reset()).rejects.toThrow(`the instance is running (ops (pid ${process.pid}))`);
+    await expect(reset()).rejects.toThrow(`the instance is running (ops (pid ${other.pid}))`);
     expect(existsSync(dir)).toBe(true);
+  });
+
+  it('never counts this process as a running instance (a container restarted as pid 1 finds itself recorded)', () => {
+    const dir = join(scratch, 'data');
+    writeState({ pids: { ops: process.pid, api: other.pid } }, dir);
+    expect(liveProcesses(dir)).toEqual([`api (pid ${other.pid})`]);
   });
 
   it('refuses a folder no instance wrote, and keeps it', async () => {
@@ -53,12 +67,12 @@ describe('the data folder guards of ops reset and ops start', () => {
   it('takes an empty DATA_DIR as unset: the default folder, never the current one', () => {
     process.env['DATA_DIR'] = '';
     expect(dataDir()).not.toBe(resolve(process.cwd()));
-    expect(dataDir()).toMatch(/[/\\].data$/);
+    expect(dataDir()).toMatch(/[/\\]\.data$/);
   });
 
   it('start refuses a data folder an instance runs from, and leaves its record alone', async () => {
     const dir = join(scratch, 'data');
-    writeState({ pids: { ops: process.pid } }, dir);
+    writeState({ pids: { ops: other.pid } }, dir);
     process.env['DATA_DIR'] = dir;
     const options = {
       rounds: 0,
@@ -69,7 +83,7 @@ describe('the data folder guards of ops reset and ops start', () => {
       seed: 's',
       host: '127.0.0.1',
     };
-    await expect(runStart(options)).rejects.toThrow(`an instance already runs from ${dir} (ops (pid ${process.pid}))`);
-    expect(readState(dir).pids).toEqual({ ops: process.pid });
+    await expect(runStart(options)).rejects.toThrow(`an instance already runs from ${dir} (ops (pid ${other.pid}))`);
+    expect(readState(dir).pids).toEqual({ ops: other.pid });
   });
 });

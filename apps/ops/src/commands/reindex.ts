@@ -102,10 +102,10 @@ function describe(r: ReindexResult): string {
   } else {
     lines.push(
       `restart the indexer now: it re-reads from block ${r.fromBlock} when it starts.`,
-      r.eventLog === 'kafka'
-        ? 'An indexer still running was fenced by this append (same transactional id): its next append fails and it must be restarted.'
-        : 'An indexer still running cannot overwrite this rewind: its next append is refused, as it has not seen this ' +
-            'one (Kubernetes: scale the indexer to 0, reindex, scale it back to 1).',
+      'An indexer still running cannot overwrite this rewind: its next append is refused, as it has not seen ' +
+        'this one' +
+        (r.eventLog === 'kafka' ? ' (and its producer was fenced by this append)' : '') +
+        ', and its supervisor then starts the follower again from this checkpoint.',
     );
   }
   lines.push('Re-appended events keep their ids: the projector skips the ones it has already applied.');

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { ApiKeysService, DEFAULT_READ_SCHEMA, PartnersService, withAccountsDatabase } from '@lottery/persistence';
@@ -146,7 +146,8 @@ export async function runStart(o: StartOptions): Promise<void> {
     if (o.chainOnly) {
       // it holds the operator's private key
       if (o.deploymentEnv) {
-        writeFileSync(o.deploymentEnv, deploymentEnvFile(chain, o.advertisedRpcUrl ?? chain.rpcUrl), { mode: 0o600 });
+        writeFileSync(o.deploymentEnv, deploymentEnvFile(chain, o.advertisedRpcUrl ?? chain.rpcUrl));
+        chmodSync(o.deploymentEnv, 0o600); // also when the file was there before, written more openly
       }
       const rpcUrl = o.advertisedRpcUrl ?? chain.rpcUrl;
       if (o.json) emit('ready', { rpcUrl, chainId: chain.chainId });
