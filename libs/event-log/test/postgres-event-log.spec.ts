@@ -88,6 +88,24 @@ describe('postgres event log storage', () => {
     }
   });
 
+  it('reads the checkpoint of a log this code has not initialised yet (ops beside older apps)', async () => {
+    const schema = uniqueName('log', 40);
+    const log = createEventLog({ kind: 'postgres', databaseUrl: database.url, schema });
+    const client = new Client({ connectionString: database.url });
+    try {
+      await log.init();
+      await log.append(ticketEvents(1), checkpointAt(7));
+      await client.connect();
+      await client.query(`ALTER TABLE "${schema}".event_log_checkpoint DROP COLUMN appends`);
+      const older = createEventLog({ kind: 'postgres', databaseUrl: database.url, schema });
+      expect(await older.lastCheckpoint()).toEqual(checkpointAt(7));
+      await older.close();
+    } finally {
+      await client.end();
+      await log.close();
+    }
+  });
+
   it("a read of the checkpoint that answers after the same log's append does not fence that log's next append", async () => {
     const log = createEventLog({ kind: 'postgres', databaseUrl: database.url, schema: uniqueName('log', 40) });
     const events = ticketEvents(2);

@@ -82,10 +82,12 @@ export class PostgresEventLog implements EventLog {
   }
 
   async lastCheckpoint(): Promise<IndexerCheckpoint | null> {
-    const { rows } = await this.pool.query<{ checkpoint: IndexerCheckpoint | null; appends: string }>(
-      `SELECT checkpoint, appends FROM ${this.names.checkpoint}`,
+    const { rows } = await this.pool.query<{ checkpoint: IndexerCheckpoint | null; appends: string | null }>(
+      // through to_jsonb: a log whose init() this code has not run yet (ops beside older apps) has no count
+      `SELECT checkpoint, to_jsonb(c) ->> 'appends' AS appends FROM ${this.names.checkpoint} c`,
     );
-    if (rows[0]) this.saw(rows[0].appends);
+    const appends = rows[0]?.appends;
+    if (appends) this.saw(appends);
     return rows[0]?.checkpoint ?? null;
   }
 
