@@ -85,16 +85,17 @@ describe('partner free ticket API', () => {
     });
 
     it.each([
-      ['an empty', ''],
-      ['a malformed', '{'],
-    ])('ignores %s JSON body: the key is checked, then the ticket bought', async (_, payload) => {
+      ['an empty JSON', 'application/json', '', 4],
+      ['a malformed JSON', 'application/json', '{', 40],
+      ['a binary', 'application/octet-stream', '\u0000\u0001', 41],
+    ])('ignores %s body: the key is checked, then the ticket bought', async (_, contentType, payload, seed) => {
       const { key } = await newPartner(1, 1);
-      const [wallet] = testWallets(1, payload === '' ? 4 : 40);
+      const [wallet] = testWallets(1, seed);
       const withBody = (apikey: string) =>
         api.request({
           method: 'POST',
           url: `${PARTNER_PREFIX}/${wallet}`,
-          headers: { apikey, 'content-type': 'application/json' },
+          headers: { apikey, 'content-type': contentType },
           payload,
         });
       const unknown = await withBody('not-a-key');

@@ -5,10 +5,13 @@ import type { RawServerDefault } from 'fastify';
  * The app's body parsers, in place of Nest's (the app is created with `bodyParser: false`). No route
  * takes a body, yet many HTTP clients send one anyway, often `Content-Type: application/json` with an
  * empty body on a POST (the partner purchase has "no body"). A parser that refused it would answer 400
- * before any guard ran, ahead of the key's 401; so a JSON or form body is read (within the body limit:
- * 413 beyond it) and ignored, whatever it holds.
+ * before any guard ran, ahead of the key's 401 (and a type without a parser, 415); so a body of any type
+ * is read (within the body limit: 413 beyond it) and ignored, whatever it holds.
  */
 export function useBodyParsers(app: NestFastifyApplication): void {
-  app.useBodyParser<RawServerDefault>('application/json', {}, (_request, _body, done) => done(null, undefined));
+  const ignore = (_request: unknown, _body: unknown, done: (error: null, body: undefined) => void) =>
+    done(null, undefined);
+  app.useBodyParser<RawServerDefault>('application/json', {}, ignore);
   app.useBodyParser('application/x-www-form-urlencoded');
+  app.getHttpAdapter().getInstance().addContentTypeParser('*', { parseAs: 'buffer' }, ignore);
 }

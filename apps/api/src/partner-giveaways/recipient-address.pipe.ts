@@ -1,9 +1,8 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
 import type { Hex } from '@lottery/domain';
+import { zeroAddress } from 'viem';
 import { PlainApiError } from '../http/plain-api-error';
 import { INVALID_WALLET_ADDRESS, WalletAddressPipe } from '../http/wallet-address.pipe';
-
-const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
 
 /**
  * A partner's `{walletAddress}`: a wallet address that can receive a ticket. The zero address is
@@ -16,7 +15,7 @@ export class RecipientAddressPipe implements PipeTransform<string, Hex> {
 
   transform(value: string): Hex {
     const wallet = this.wallets.transform(value);
-    if (wallet === ZERO_ADDRESS) throw new PlainApiError(400, INVALID_WALLET_ADDRESS);
+    if (wallet === zeroAddress) throw new PlainApiError(400, INVALID_WALLET_ADDRESS);
     return wallet;
   }
 }
