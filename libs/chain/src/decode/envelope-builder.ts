@@ -1,4 +1,5 @@
 import type { ChainEventEnvelope, Hex } from '@lottery/domain';
+import { zeroAddress } from 'viem';
 import { decodePayload, toEnvelope, type MinedLog } from './log-decoder';
 import { type LotteryRpc, TIER_PAYOUTS_TOPIC } from '../rpc/lottery-rpc';
 import { retrying, type RetryOptions } from '../rpc/retry';
@@ -78,7 +79,7 @@ export class EnvelopeBuilder {
       what: `getDrawingState(${drawingId})@${blockNumber}`,
     });
     // a drawing that does not exist (yet) names the zero address: nothing to remember
-    if (!/^0x0{40}$/.test(facts.payoutCalculator)) this.calculators.set(drawingId, facts.payoutCalculator);
+    if (facts.payoutCalculator !== zeroAddress) this.calculators.set(drawingId, facts.payoutCalculator);
     return facts;
   }
 

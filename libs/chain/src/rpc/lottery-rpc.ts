@@ -38,10 +38,7 @@ const TOPICS = lotteryEventsAbi.map((e) => toEventSelector(e));
  * replaced, and the real deployment's is not a fixed, published address): they are asked for from any
  * address, and EnvelopeBuilder keeps only those from the drawing's own calculator.
  */
-export const TIER_PAYOUTS_TOPIC = toEventSelector(
-  lotteryEventsAbi.find((e) => e.name === 'PrizeTierPayoutsCalculated') ??
-    'PrizeTierPayoutsCalculated(uint256,uint256[12])',
-);
+export const TIER_PAYOUTS_TOPIC = toEventSelector('PrizeTierPayoutsCalculated(uint256,uint256[12])');
 
 /** The logs of both filters in chain order, each once (a configured calculator's are in both). */
 function merged(ours: RawLog[], payouts: RawLog[]): MinedLog[] {
