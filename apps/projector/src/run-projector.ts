@@ -45,7 +45,7 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
         if (signal.aborted || !isDependencyUnavailable(error)) throw error;
         const waitMs = Math.min(maxWaitMs, firstWaitMs * 2 ** outagesInARow++);
         metrics.outages.inc();
-        logger.warn({ err: error, retryInMs: waitMs }, 'database unreachable: resuming from the last applied position');
+        logger.warn({ err: error, retryInMs: waitMs }, 'database unreachable: resuming from the stored position');
         await sleep(waitMs, undefined, { signal }).catch(() => undefined);
         if (signal.aborted) return undefined;
       }
