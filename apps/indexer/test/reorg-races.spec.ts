@@ -1,6 +1,11 @@
 import { AbortedError, type ChainFollower } from '@lottery/chain';
 import { buyOrder, createSimulationContext, simulateHistory, type SimulationContext } from '@lottery/contracts';
+import { createEventLog } from '@lottery/event-log';
 import { startRpcFaultProxy } from '@lottery/testing';
+import pino from 'pino';
+import { Registry } from 'prom-client';
+import { FollowerSupervisor } from '../src/follower-supervisor';
+import { createIndexerMetrics } from '../src/indexer-metrics';
 import { chainTruth, logView } from './support/chain-truth';
 import {
   eventually,
@@ -126,10 +131,13 @@ describe("reorgs between the follower's calls (anvil + Postgres event log)", () 
         const revertsBefore = (await revertsIn()).length;
         const snapshot = await rpcCall(f.anvil.rpcUrl, 'evm_snapshot');
         let race: 'armed' | 'running' | 'done' = 'armed';
+        let bought = false;
         proxy.faults.beforeForward = async (call) => {
           const filter = (call.params?.[0] ?? {}) as { blockHash?: string };
           if (race !== 'armed' || call.method !== 'eth_getLogs' || !filter.blockHash) return;
           race = 'running';
+          // the simulation buys one order at a time: the test's own purchase must be done first
+          await eventually(async () => bought, 'the purchase done');
           // the block the follower just read by number is gone before its logs are asked for
           await rpcCall(f.anvil.rpcUrl, 'evm_revert', [snapshot]);
           await buyOrder(sim, 1);
@@ -137,6 +145,7 @@ describe("reorgs between the follower's calls (anvil + Postgres event log)", () 
           race = 'done';
         };
         await buyOrder(sim, 1);
+        bought = true;
         await eventually(async () => race === 'done', 'the race');
         // the retry of a dead hash would never end; the follower's own retries back off for up to 10 s
         await caughtUp();
@@ -146,6 +155,56 @@ describe("reorgs between the follower's calls (anvil + Postgres event log)", () 
       });
     } finally {
       await proxy.close();
+    }
+  });
+
+  it('a rewind appended beside the running follower (ops reindex): its next append is refused, and its supervisor goes on from the rewind', async () => {
+    const refusals: string[] = [];
+    const logger = pino({ level: 'error' }, { write: (line: string) => void refusals.push(line) });
+    const supervisor: FollowerSupervisor = new FollowerSupervisor(
+      () =>
+        followerFor(f, f.anvil.rpcUrl, {
+          reorgDepth: REORG_DEPTH,
+          onProgress: (p) => supervisor.progress(p.headBlock, p.indexedBlock),
+        }),
+      {
+        stallTimeoutMs: 60_000,
+        logger,
+        metrics: createIndexerMetrics(new Registry()),
+        restartDelayMs: { first: 10, max: 100 },
+      },
+    );
+    const shutdown = new AbortController();
+    const running = supervisor.run(shutdown.signal);
+    const caughtUp = async () => {
+      const head = await headOf(f.anvil.rpcUrl);
+      await eventually(
+        async () => ((await f.eventLog.lastCheckpoint())?.blockNumber ?? -1) >= head,
+        `checkpoint at ${head}`,
+      );
+    };
+    try {
+      await buyOrder(sim, 1);
+      await caughtUp();
+      // what ops reindex --from-block N appends: an empty batch whose checkpoint is rewound to N − 1
+      const reindex = createEventLog({ kind: 'postgres', databaseUrl: f.databaseUrl, schema: 'lottery_log' });
+      const current = await reindex.lastCheckpoint();
+      const to = (current?.blockNumber ?? 0) - 3;
+      const kept = (current?.recentBlocks ?? []).filter((b) => b.number <= to);
+      await reindex.append([], { blockNumber: to, blockHash: kept[kept.length - 1].hash, recentBlocks: kept });
+      await reindex.close();
+
+      await buyOrder(sim, 1);
+      await caughtUp();
+      expect(refusals.some((line) => line.includes('EventLogWriteConflictError'))).toBe(true);
+      // blocks to + 1 … were read again from the rewind; the log's canonical view is the chain
+      const log = await readLogEnvelopes(f.eventLog);
+      const reread = log.filter((e) => e.blockNumber > to && e.blockNumber <= (current?.blockNumber ?? 0));
+      expect(reread.length).toBeGreaterThan(new Set(reread.map((e) => e.id)).size);
+      await expectLogEqualsChain();
+    } finally {
+      shutdown.abort();
+      await running;
     }
   });
 });

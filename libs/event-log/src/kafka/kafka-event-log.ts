@@ -11,6 +11,7 @@ import { LazyClient } from './lazy-client';
 import { KafkaPartitionReader, type KafkaRecord } from './kafka-partition-reader';
 import { ensureLogTopics, type KafkaLogTopics, kafkaLogTopics, MAX_MESSAGE_BYTES } from './kafka-topics';
 import { EventLogWriteConflictError } from '../write-conflict';
+import { WriterView } from '../writer-view';
 
 export interface KafkaEventLogConfig {
   brokers: string[];
@@ -77,13 +78,13 @@ export class KafkaEventLog implements EventLog {
   private resumable: ResumableReader | undefined;
   private closed = false;
   /**
-   * The offset of the newest checkpoint record this instance read or wrote. Transactional ids fence an
-   * older producer, not an older view: a writer that read the checkpoint, then was overtaken by another
-   * (ops reindex's rewind, a second indexer) before its producer registered, would append on top of
-   * the stale one. So a producer, once registered (which fences every other and aborts their open
-   * transaction), first checks that the newest committed checkpoint is still this one.
+   * The offset of the newest checkpoint record its writer has seen (WriterView). Transactional ids fence
+   * an older producer, not an older view: a writer that read the checkpoint, then was overtaken by
+   * another (ops reindex's rewind, a second indexer) before its producer registered, would append on
+   * top of the stale one. So a producer, once registered (which fences every other and aborts their
+   * open transaction), first checks that the newest committed checkpoint is still the one seen.
    */
-  private seenCheckpoint: number | null = null;
+  private readonly writer = new WriterView<number>();
   /** The producer whose registration passed that check. */
   private checkedProducer: Producer | undefined;
 
@@ -131,7 +132,7 @@ export class KafkaEventLog implements EventLog {
   async lastCheckpoint(): Promise<IndexerCheckpoint | null> {
     const latest = await this.latestCheckpointRecord();
     if (!latest) return null;
-    this.saw(latest.offset);
+    this.writer.read(latest.offset);
     return JSON.parse(latest.value.toString('utf8')) as IndexerCheckpoint;
   }
 
@@ -146,11 +147,6 @@ export class KafkaEventLog implements EventLog {
       const latest = records[records.length - 1];
       if (latest || from <= low) return latest;
     }
-  }
-
-  /** Only ever forward: a read that answered after this instance's own append is older news. */
-  private saw(offset: number): void {
-    if (this.seenCheckpoint === null || offset > this.seenCheckpoint) this.seenCheckpoint = offset;
   }
 
   async read(fromPosition: number, maxEvents: number): Promise<LoggedEvent[]> {
@@ -218,7 +214,8 @@ export class KafkaEventLog implements EventLog {
     try {
       if (this.checkedProducer !== producer) {
         const latest = await this.latestCheckpointRecord();
-        if (this.seenCheckpoint !== null && latest !== undefined && latest.offset !== this.seenCheckpoint) {
+        const seen = this.writer.expected;
+        if (seen !== null && latest !== undefined && latest.offset !== seen) {
           throw new EventLogWriteConflictError(this.topics.events);
         }
         this.checkedProducer = producer;
@@ -237,8 +234,9 @@ export class KafkaEventLog implements EventLog {
         messages: [{ key: this.key, value: JSON.stringify(checkpoint) }],
       });
       await transaction.commit();
-      if (written) this.saw(Number(written.baseOffset));
+      if (written) this.writer.appended(Number(written.baseOffset));
     } catch (error) {
+      this.writer.failed();
       // A fresh producer for the next append: a fenced one (another writer registered the id) would fail
       // every transaction, and its abort, a no-op when nothing was sent yet, succeeds; the fresh one
       // registers again and checks the checkpoint first.

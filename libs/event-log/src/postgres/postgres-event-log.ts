@@ -8,6 +8,7 @@ import type { WakeSignal } from '../subscription/wake-signal';
 import { createLogSchemaSql, type PostgresLogSchema, postgresLogSchema } from './postgres-log-schema';
 import { inTransaction } from './postgres-transaction';
 import { EventLogWriteConflictError } from '../write-conflict';
+import { WriterView } from '../writer-view';
 
 export interface PostgresEventLogConfig {
   databaseUrl: string;
@@ -27,13 +28,11 @@ export class PostgresEventLog implements EventLog {
   private readonly subscriptions = new LiveSubscriptions();
   private closed: Promise<void> | undefined;
   /**
-   * How many appends the log had when this instance last read the checkpoint or appended. An append
-   * commits only if the count is still that (its checkpoint builds on the one this writer knows), so
-   * two indexers on one log cannot interleave: the one that appended second since it last looked fails
-   * with EventLogWriteConflictError and its follower restarts from the checkpoint that won. An
-   * instance that never read the checkpoint appends unchecked.
+   * Every append counts itself in the checkpoint row and commits only if the count is what its writer
+   * has seen (WriterView): two indexers on one log cannot interleave, the one that would append on a
+   * stale checkpoint fails with EventLogWriteConflictError and its follower starts over from the log's.
    */
-  private seenAppends: string | null = null;
+  private readonly writer = new WriterView<string>();
 
   constructor(config: PostgresEventLogConfig) {
     this.names = postgresLogSchema(config.schema ?? 'event_log');
@@ -52,7 +51,7 @@ export class PostgresEventLog implements EventLog {
   }
 
   async append(events: EventEnvelope[], checkpoint: IndexerCheckpoint): Promise<void> {
-    const seen = this.seenAppends;
+    const seen = this.writer.expected;
     const appends = await inTransaction(this.pool, async (client) => {
       // Updating the checkpoint row first locks it until commit, so appends take turns: positions are
       // drawn and committed in the same order, and a reader never sees position n+1 before n.
@@ -77,8 +76,11 @@ export class PostgresEventLog implements EventLog {
       // Delivered at commit, and only then: subscribers wake to events they can already read.
       if (events.length > 0) await client.query('SELECT pg_notify($1, NULL)', [this.names.channel]);
       return updated.rows[0].appends;
+    }).catch((error: unknown) => {
+      this.writer.failed();
+      throw error;
     });
-    this.saw(appends);
+    this.writer.appended(appends);
   }
 
   async lastCheckpoint(): Promise<IndexerCheckpoint | null> {
@@ -87,16 +89,8 @@ export class PostgresEventLog implements EventLog {
       `SELECT checkpoint, to_jsonb(c) ->> 'appends' AS appends FROM ${this.names.checkpoint} c`,
     );
     const appends = rows[0]?.appends;
-    if (appends) this.saw(appends);
+    if (appends) this.writer.read(appends);
     return rows[0]?.checkpoint ?? null;
-  }
-
-  /**
-   * Only ever forward: a read that started before this instance's own append committed (a status
-   * check beside the writer) must not make that append look like another writer's.
-   */
-  private saw(appends: string): void {
-    if (this.seenAppends === null || BigInt(appends) > BigInt(this.seenAppends)) this.seenAppends = appends;
   }
 
   async read(fromPosition: number, maxEvents: number): Promise<LoggedEvent[]> {
