@@ -188,7 +188,7 @@ describe("reorgs between the follower's calls (anvil + Postgres event log)", () 
       await caughtUp();
       // what ops reindex --from-block N appends: an empty batch whose checkpoint is rewound to N − 1
       const reindex = createEventLog({ kind: 'postgres', databaseUrl: f.databaseUrl, schema: 'lottery_log' });
-      const current = await reindex.lastCheckpoint();
+      const current = await reindex.lastCheckpoint({ resume: true });
       const to = (current?.blockNumber ?? 0) - 3;
       const kept = (current?.recentBlocks ?? []).filter((b) => b.number <= to);
       await reindex.append([], { blockNumber: to, blockHash: kept[kept.length - 1].hash, recentBlocks: kept });

@@ -28,6 +28,10 @@ export interface Subscription {
 
 export type OnBatch = (batch: LoggedEvent[]) => Promise<void>;
 
+export interface CheckpointReadOptions {
+  resume?: boolean;
+}
+
 /**
  * The ordered, append-only copy of the chain's lottery events (architecture.md, "The event log").
  * Written by the indexer only, together with its checkpoint; read by projectors, each of which keeps
@@ -38,8 +42,12 @@ export interface EventLog {
   init(): Promise<void>;
   /** Appends the events in order together with the indexer's checkpoint: both land or neither does. */
   append(events: EventEnvelope[], checkpoint: IndexerCheckpoint): Promise<void>;
-  /** The checkpoint of the last successful append; null before the first. */
-  lastCheckpoint(): Promise<IndexerCheckpoint | null>;
+  /**
+   * The checkpoint of the last successful append; null before the first. With `resume`, the caller is a
+   * writer going on from it: its next append is refused (EventLogWriteConflictError) if another writer
+   * appended after this read.
+   */
+  lastCheckpoint(options?: CheckpointReadOptions): Promise<IndexerCheckpoint | null>;
   /** Up to maxEvents events at positions >= fromPosition, in log order. */
   read(fromPosition: number, maxEvents: number): Promise<LoggedEvent[]>;
   /** A position at or before the first event: read(head()) reads the log from its beginning. */

@@ -102,11 +102,14 @@ describe('kafka event log reads', () => {
 describe('kafka event log writers', () => {
   const openOn = (topicPrefix: string) =>
     createEventLog({ kind: 'kafka', brokers: kafkaBrokers(), chainId: 8453, topicPrefix });
-  /** The checkpoint `log` reads once it is `block` (a commit reaches the stable end a moment after append returns). */
+  /**
+   * The checkpoint `log` reads once it is `block` (a commit reaches the stable end a moment after append
+   * returns); the log's writer goes on from it.
+   */
   const checkpointBecomes = async (log: EventLog, block: number) => {
     const deadline = Date.now() + 15_000;
     for (;;) {
-      const seen = (await log.lastCheckpoint())?.blockNumber;
+      const seen = (await log.lastCheckpoint({ resume: true }))?.blockNumber;
       if (seen === block) return;
       if (Date.now() > deadline) throw new Error(`checkpoint ${seen} never became ${block}`);
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -63,7 +63,8 @@ export async function runReindex(run: ReindexRun): Promise<ReindexResult> {
       stoppedPid = indexerPid;
     }
     // The indexer may have appended while it ran: plan against the final checkpoint.
-    const current = await eventLog.lastCheckpoint();
+    // the rewind builds on this one: an append by the indexer after it makes the rewind's append fail
+    const current = await eventLog.lastCheckpoint({ resume: true });
     checkFromBlock(run.fromBlock, current, { deployBlock: run.deployBlock });
     if (!current) throw new Error('unreachable: checked above');
     const rewind = await planRewind(rpc, current, {

@@ -3,7 +3,8 @@ import type { EventEnvelope, IndexerCheckpoint } from '@lottery/domain';
 /** Where the follower appends: the event log, atomically with the checkpoint. */
 export interface ChainEventSink {
   append(events: EventEnvelope[], checkpoint: IndexerCheckpoint): Promise<void>;
-  lastCheckpoint(): Promise<IndexerCheckpoint | null>;
+  /** `resume`: the follower goes on from this checkpoint (the log then refuses an append on a stale one). */
+  lastCheckpoint(options?: { resume?: boolean }): Promise<IndexerCheckpoint | null>;
 }
 
 export interface FollowerProgress {

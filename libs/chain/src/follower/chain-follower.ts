@@ -69,7 +69,7 @@ export class ChainFollower {
 
   async run(signal: AbortSignal): Promise<void> {
     const retry = this.retryOptions(signal);
-    const checkpoint = await this.sink.lastCheckpoint();
+    const checkpoint = await this.sink.lastCheckpoint({ resume: true });
     const tracker = new ReorgTracker(this.options.reorgDepth, checkpoint?.recentBlocks ?? []);
     let indexed = checkpoint ? await this.reconcile(tracker, retry) : this.options.startBlock - 1;
     while (!signal.aborted) {

@@ -1,7 +1,14 @@
 import type { EventEnvelope, IndexerCheckpoint } from '@lottery/domain';
 import { type Admin, CompressionTypes, Kafka, logLevel, type Producer } from 'kafkajs';
 import { encodeInChunks } from '../encode-in-chunks';
-import type { EventLog, LoggedEvent, OnBatch, SubscribeOptions, Subscription } from '../event-log.port';
+import type {
+  CheckpointReadOptions,
+  EventLog,
+  LoggedEvent,
+  OnBatch,
+  SubscribeOptions,
+  Subscription,
+} from '../event-log.port';
 import { LiveSubscriptions } from '../subscription/live-subscriptions';
 import { runSubscription } from '../subscription/run-subscription';
 import { WakeSignal } from '../subscription/wake-signal';
@@ -129,10 +136,10 @@ export class KafkaEventLog implements EventLog {
     return appended;
   }
 
-  async lastCheckpoint(): Promise<IndexerCheckpoint | null> {
+  async lastCheckpoint(options?: CheckpointReadOptions): Promise<IndexerCheckpoint | null> {
     const latest = await this.latestCheckpointRecord();
     if (!latest) return null;
-    this.writer.read(latest.offset);
+    if (options?.resume) this.writer.resumedAt(latest.offset);
     return JSON.parse(latest.value.toString('utf8')) as IndexerCheckpoint;
   }
 
@@ -236,7 +243,6 @@ export class KafkaEventLog implements EventLog {
       await transaction.commit();
       if (written) this.writer.appended(Number(written.baseOffset));
     } catch (error) {
-      this.writer.failed();
       // A fresh producer for the next append: a fenced one (another writer registered the id) would fail
       // every transaction, and its abort, a no-op when nothing was sent yet, succeeds; the fresh one
       // registers again and checks the checkpoint first.

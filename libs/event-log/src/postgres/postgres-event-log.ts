@@ -1,7 +1,14 @@
 import type { EventEnvelope, IndexerCheckpoint } from '@lottery/domain';
 import { Pool } from 'pg';
 import { encodeInChunks } from '../encode-in-chunks';
-import type { EventLog, LoggedEvent, OnBatch, SubscribeOptions, Subscription } from '../event-log.port';
+import type {
+  CheckpointReadOptions,
+  EventLog,
+  LoggedEvent,
+  OnBatch,
+  SubscribeOptions,
+  Subscription,
+} from '../event-log.port';
 import { LiveSubscriptions } from '../subscription/live-subscriptions';
 import { type EventSource, runSubscription } from '../subscription/run-subscription';
 import type { WakeSignal } from '../subscription/wake-signal';
@@ -76,20 +83,17 @@ export class PostgresEventLog implements EventLog {
       // Delivered at commit, and only then: subscribers wake to events they can already read.
       if (events.length > 0) await client.query('SELECT pg_notify($1, NULL)', [this.names.channel]);
       return updated.rows[0].appends;
-    }).catch((error: unknown) => {
-      this.writer.failed();
-      throw error;
     });
     this.writer.appended(appends);
   }
 
-  async lastCheckpoint(): Promise<IndexerCheckpoint | null> {
+  async lastCheckpoint(options?: CheckpointReadOptions): Promise<IndexerCheckpoint | null> {
     const { rows } = await this.pool.query<{ checkpoint: IndexerCheckpoint | null; appends: string | null }>(
       // through to_jsonb: a log whose init() this code has not run yet (ops beside older apps) has no count
       `SELECT checkpoint, to_jsonb(c) ->> 'appends' AS appends FROM ${this.names.checkpoint} c`,
     );
     const appends = rows[0]?.appends;
-    if (appends) this.writer.read(appends);
+    if (options?.resume && appends) this.writer.resumedAt(appends);
     return rows[0]?.checkpoint ?? null;
   }
 
