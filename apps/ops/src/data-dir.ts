@@ -44,16 +44,18 @@ export function readState(dir = dataDir()): InstanceState {
  */
 export function liveProcesses(dir = dataDir()): string[] {
   return Object.entries(readState(dir).pids ?? {})
-    .filter(([, pid]) => {
-      if (pid === process.pid) return false;
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    })
+    .filter(([, pid]) => pid !== process.pid && isAlive(pid))
     .map(([name, pid]) => `${name} (pid ${pid})`);
+}
+
+/** Whether a process with this pid exists (signal 0 only checks). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Written to a temporary file and renamed, so a crash never leaves half a state file. */

@@ -4,7 +4,7 @@ import { createEventLog } from '@lottery/event-log';
 import { nextSchemaName } from '@lottery/persistence';
 import { FOLD_RULES_VERSION } from '@lottery/projection';
 import { databaseUrl } from '../connection';
-import { readState } from '../data-dir';
+import { isAlive, readState } from '../data-dir';
 import { displayedUrl, print } from '../output';
 import { chainIdOf, eventLogConfigOf, loadPipelineEnv, rpcUrlOf } from './pipeline-env';
 
@@ -27,15 +27,6 @@ export interface InstanceStatus {
   };
   /** Apps of the embedded instance (`npm start`) and whether each process is alive. */
   processes: Record<string, { pid: number; running: boolean }>;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function headBlock(rpcUrl: string): Promise<{ headBlock: number | null; error?: string }> {
@@ -131,7 +122,7 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
     },
     projector,
     processes: Object.fromEntries(
-      Object.entries(state.pids ?? {}).map(([name, pid]) => [name, { pid, running: alive(pid) }]),
+      Object.entries(state.pids ?? {}).map(([name, pid]) => [name, { pid, running: isAlive(pid) }]),
     ),
   };
 }
