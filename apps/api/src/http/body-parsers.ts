@@ -11,7 +11,7 @@ import type { RawServerDefault } from 'fastify';
 export function useBodyParsers(app: NestFastifyApplication): void {
   const ignore = (_request: unknown, _body: unknown, done: (error: null, body: undefined) => void) =>
     done(null, undefined);
+  // JSON has a parser of Fastify's own to replace; every other type reaches the catch-all
   app.useBodyParser<RawServerDefault>('application/json', {}, ignore);
-  app.useBodyParser('application/x-www-form-urlencoded');
   app.getHttpAdapter().getInstance().addContentTypeParser('*', { parseAs: 'buffer' }, ignore);
 }
