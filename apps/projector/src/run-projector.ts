@@ -105,10 +105,10 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
   let subscription: Subscription | undefined;
   const onAbort = () => void subscription?.stop().catch(() => undefined);
   signal.addEventListener('abort', onAbort, { once: true });
-  let outage = false;
+  let resubscribing = false;
   try {
     await untilReachable(async () => {
-      if (outage) {
+      if (resubscribing) {
         // From the stored position, not the last one this process saw committed: batches commit without
         // waiting for their WAL (synchronous_commit off), so a server that crashed may have lost commits
         // it acknowledged, and their events must come again (records the stored position covers are skipped).
@@ -117,7 +117,7 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
         position = resumeAt;
         metrics.position.set(position);
       }
-      outage = true;
+      resubscribing = true;
       subscription = eventLog.subscribe(position + 1, applyBatch, {
         maxBatch: loop.maxBatch,
         maxWaitMs: loop.maxWaitMs,
