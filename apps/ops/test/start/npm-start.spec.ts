@@ -96,6 +96,15 @@ async function checkRunningInstance(dir: string, env: NodeJS.ProcessEnv, keys: D
   return JSON.parse(await runNpm(dir, ['run', '--silent', 'ops', '--', 'status', '--json'], env)) as Status;
 }
 
+/** KEY=VALUE lines, as `start --chain-only --deployment-env` writes them for the other services. */
+function envFile(path: string): Record<string, string> & { RPC_URL: string; JACKPOT_ADDRESS: string } {
+  const entries = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes('='))
+    .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]);
+  return Object.fromEntries(entries) as Record<string, string> & { RPC_URL: string; JACKPOT_ADDRESS: string };
+}
+
 /** Processes whose command line names the checkout: what `npm start` started there and left running. */
 function processesOf(dir: string): string[] {
   const out = spawnSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' }).stdout;
@@ -220,6 +229,79 @@ describe('npm start on a fresh checkout', () => {
         expect(lines.map((line) => Object.keys(JSON.parse(line) as object)[0])).toEqual(lines.map(() => 'event'));
       } finally {
         checkout.remove();
+      }
+    });
+  });
+
+  describe('with RPC_URL set: a chain the operator runs', () => {
+    let db: TestDatabase;
+    beforeAll(async () => {
+      db = await createTestDatabase('ops_start_rpc');
+    });
+    afterAll(() => db?.drop());
+
+    it('follows that chain, makes no demo keys, and serves with the keys the CLI issues', async () => {
+      // the chain, as compose runs it: another folder, another process
+      const chainCheckout = freshCheckout();
+      const checkout = freshCheckout();
+      const deploymentEnv = join(chainCheckout.dir, 'deployment.env');
+      const chainArgs = ['start', '--silent', '--', '--chain-only', '--json', '--no-live', '--rounds', '2'];
+      const chain = new NpmProcess(
+        chainCheckout.dir,
+        [...chainArgs, '--tickets-per-round', '80', '--deployment-env', deploymentEnv],
+        { RPC_URL: '' },
+      );
+      try {
+        const chainReady = await readyEvent(chain);
+        const port = await freePort();
+        const env = {
+          ...envFile(deploymentEnv),
+          PORT: String(port),
+          DATABASE_URL: db.url,
+          KAFKA_BROKERS: '',
+          REDIS_URL: '',
+        };
+        expect(env.RPC_URL).toBe(chainReady['rpcUrl']);
+        const start = new NpmProcess(checkout.dir, ['start', '--silent', '--', '--json'], env);
+        await whileRunning(
+          start,
+          checkout.dir,
+          port,
+          async () => {
+            const ready = await readyEvent(start);
+            expect(ready).toMatchObject({ apiKey: null, partnerKey: null, rpcUrl: env.RPC_URL, chainId: 31337 });
+            const ops = async (...args: string[]) =>
+              JSON.parse(
+                await runNpm(checkout.dir, ['run', '--silent', 'ops', '--', ...args, '--json'], env),
+              ) as Record<string, unknown>;
+            expect(await ops('api-keys', 'list', '--all')).toEqual([]);
+            const apiKey = (await ops('api-keys', 'create'))['key'] as string;
+            const partner = await ops(
+              'partners',
+              'create',
+              '--name',
+              'Own node',
+              '--quantity',
+              '3',
+              '--per-wallet',
+              '1',
+            );
+            const status = await checkRunningInstance(
+              checkout.dir,
+              env,
+              { apiKey, partnerKey: partner['apiKey'] as string },
+              port,
+            );
+            expect(status.rpcUrl).toBe(env.RPC_URL);
+            expect(status.contracts['jackpot']?.toLowerCase()).toBe(env.JACKPOT_ADDRESS.toLowerCase());
+          },
+          STOPPING_JSON,
+        );
+      } finally {
+        await chain.interrupt(30_000);
+        expect(processesOf(chainCheckout.dir)).toEqual([]);
+        checkout.remove();
+        chainCheckout.remove();
       }
     });
   });
