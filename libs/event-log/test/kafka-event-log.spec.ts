@@ -1,5 +1,5 @@
 import { kafkaBrokers, startKafka, uniqueName } from '@lottery/testing';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { createEventLog, type EventLog, EventLogWriteConflictError, type LoggedEvent } from '../src';
 import { describeEventLogContract } from './event-log-contract';
 import { checkpointAt, ticketEvents } from './sample-events';
@@ -196,5 +196,60 @@ describe('kafka event log retention', () => {
       await admin.disconnect();
       await log.close();
     }
+  });
+});
+
+describe('kafka event log topics made beforehand', () => {
+  let admin: Admin;
+  beforeAll(async () => {
+    admin = new Kafka({ brokers: kafkaBrokers(), logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+  });
+  afterAll(() => admin.disconnect());
+
+  /** init() of a log whose topic `which` an operator created with these settings. */
+  async function initOver(which: 'events' | 'checkpoints', numPartitions: number, config: Record<string, string>) {
+    const topicPrefix = uniqueName('made');
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: [
+        {
+          topic: `${topicPrefix}.${which}.8453`,
+          numPartitions,
+          replicationFactor: 1,
+          configEntries: Object.entries(config).map(([name, value]) => ({ name, value })),
+        },
+      ],
+    });
+    const log = createEventLog({ kind: 'kafka', brokers: kafkaBrokers(), chainId: 8453, topicPrefix });
+    try {
+      await log.init();
+    } finally {
+      await log.close();
+    }
+  }
+
+  const forever = { 'cleanup.policy': 'delete', 'retention.ms': '-1', 'retention.bytes': '-1' };
+
+  it('are used when they keep every event, whatever else they set', async () => {
+    await expect(initOver('events', 1, { ...forever, 'segment.bytes': String(1 << 20) })).resolves.toBeUndefined();
+    await expect(initOver('checkpoints', 1, { 'cleanup.policy': 'compact' })).resolves.toBeUndefined();
+    await expect(initOver('checkpoints', 1, forever)).resolves.toBeUndefined();
+  });
+
+  it('are refused when they would lose events, reorder them or forget the checkpoint, saying how to fix them', async () => {
+    await expect(initOver('events', 3, forever)).rejects.toThrow(/has 3 partitions; the event log needs exactly 1/);
+    await expect(initOver('events', 1, { ...forever, 'retention.ms': String(7 * 86_400_000) })).rejects.toThrow(
+      /would lose events \(cleanup.policy=delete, retention.ms=604800000, retention.bytes=-1\).*retention.ms=-1/,
+    );
+    await expect(initOver('events', 1, { ...forever, 'retention.bytes': String(1 << 30) })).rejects.toThrow(
+      /would lose events .*retention.bytes=1073741824/,
+    );
+    await expect(initOver('events', 1, { ...forever, 'cleanup.policy': 'compact' })).rejects.toThrow(
+      /would lose events \(cleanup.policy=compact/,
+    );
+    await expect(
+      initOver('checkpoints', 1, { 'cleanup.policy': 'delete', 'retention.ms': '86400000' }),
+    ).rejects.toThrow(/would delete the indexer's latest checkpoint .*set cleanup.policy=compact/);
   });
 });

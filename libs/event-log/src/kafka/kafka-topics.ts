@@ -1,4 +1,4 @@
-import type { Admin, ITopicConfig } from 'kafkajs';
+import { ConfigResourceTypes, type Admin, type ITopicConfig } from 'kafkajs';
 
 export interface KafkaLogTopics {
   /** Every event of one chain, one partition: the log's total order. */
@@ -22,8 +22,10 @@ export function kafkaLogTopics(prefix: string, chainId: number): KafkaLogTopics 
 /**
  * Creates both topics if missing, every setting explicit rather than inherited from the broker: the log
  * is the source of truth for every read model, so it is kept forever, acknowledged only once in sync,
- * and never elects an out-of-sync leader. An existing events topic with more than one partition is
- * refused: it would break the total order.
+ * and never elects an out-of-sync leader. Existing topics (made by an operator, or before this code) are
+ * checked, not altered: an events topic with more than one partition would break the total order, one
+ * that deletes or compacts events would lose them, and a checkpoint topic that deletes its latest record
+ * would send the indexer back to its start block.
  */
 export async function ensureLogTopics(
   admin: Admin,
@@ -56,5 +58,48 @@ export async function ensureLogTopics(
   const partitions = metadata.topics[0]?.partitions.length;
   if (partitions !== 1) {
     throw new Error(`topic ${topics.events} has ${partitions} partitions; the event log needs exactly 1 (total order)`);
+  }
+  await refuseForgettingTopics(admin, topics);
+}
+
+const RETENTION = ['cleanup.policy', 'retention.ms', 'retention.bytes'] as const;
+type Retention = Record<(typeof RETENTION)[number], string | undefined>;
+
+const keepsForever = (c: Retention) => c['retention.ms'] === '-1' && c['retention.bytes'] === '-1';
+const compacts = (c: Retention) => (c['cleanup.policy'] ?? '').split(',').includes('compact');
+const deletes = (c: Retention) => (c['cleanup.policy'] ?? '').split(',').includes('delete');
+
+async function refuseForgettingTopics(admin: Admin, topics: KafkaLogTopics): Promise<void> {
+  const { resources } = await admin.describeConfigs({
+    includeSynonyms: false,
+    resources: [topics.events, topics.checkpoints].map((name) => ({
+      type: ConfigResourceTypes.TOPIC,
+      name,
+      configNames: [...RETENTION],
+    })),
+  });
+  const settings = (topic: string): Retention => {
+    const entries = resources.find((r) => r.resourceName === topic)?.configEntries ?? [];
+    const value = (name: string) => entries.find((e) => e.configName === name)?.configValue;
+    return {
+      'cleanup.policy': value('cleanup.policy'),
+      'retention.ms': value('retention.ms'),
+      'retention.bytes': value('retention.bytes'),
+    };
+  };
+  const shown = (c: Retention) => RETENTION.map((name) => `${name}=${c[name]}`).join(', ');
+  const events = settings(topics.events);
+  if (compacts(events) || !keepsForever(events)) {
+    throw new Error(
+      `topic ${topics.events} would lose events (${shown(events)}); the event log keeps every event: ` +
+        `set cleanup.policy=delete, retention.ms=-1, retention.bytes=-1 (kafka-configs.sh --alter)`,
+    );
+  }
+  const checkpoints = settings(topics.checkpoints);
+  if (deletes(checkpoints) && !keepsForever(checkpoints)) {
+    throw new Error(
+      `topic ${topics.checkpoints} would delete the indexer's latest checkpoint (${shown(checkpoints)}): ` +
+        `set cleanup.policy=compact, or retention.ms=-1 and retention.bytes=-1 (kafka-configs.sh --alter)`,
+    );
   }
 }
