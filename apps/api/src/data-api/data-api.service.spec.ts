@@ -57,6 +57,45 @@ describe('DataApiService', () => {
     expect(parsed(result.body).data[0]).toMatchObject({ id: '5', amount: { amount: '300', decimals: 6 } });
   });
 
+  describe('with the settlement committed between the round read and the page read', () => {
+    const undrawn = ticket({ id: 4n, roundId: 1n, wallet: WALLET });
+    const drawn = win(4n, 300n);
+
+    /**
+     * Round 1 is drawn and being settled: the projector's commit lands after the request's first statement
+     * ends. Statements issued together run in the order worst for the answer: the page first.
+     */
+    function settlingReadModels() {
+      let settled = false;
+      let page: Promise<TicketRecord[]> | null = null;
+      const read = async <T>(snapshot: () => T): Promise<T> => {
+        const value = snapshot();
+        settled = true;
+        return value;
+      };
+      const pageRead = () => (page = read(() => (settled ? [drawn] : [undrawn])));
+      return stubReadModels({
+        roundById: async () => {
+          await null; // a page asked together is issued by now
+          if (page) await page;
+          return read(() => round({ id: 1n, status: settled ? 'settled' : 'active' }));
+        },
+        roundTickets: pageRead,
+        roundWins: pageRead,
+      });
+    }
+
+    it.each(['roundTickets', 'roundWins'] as const)(
+      '%s never caches a page from before the settlement',
+      async (method) => {
+        const result = await new DataApiService(settlingReadModels())[method](1n, { limit: 5, after: null });
+        // the round was seen before the commit, so the page (after it) is fresh but not cached as settled
+        expect(result.cacheControl).toBeNull();
+        expect(parsed(result.body).data).toEqual([expect.objectContaining({ id: '4', matched_normals: 2 })]);
+      },
+    );
+  });
+
   it('does not mark an active round cacheable', async () => {
     const readModels = stubReadModels({ roundById: async () => round({ id: 3n, status: 'active' }) });
     expect((await new DataApiService(readModels).round(3n)).cacheControl).toBeNull();

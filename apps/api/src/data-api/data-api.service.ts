@@ -44,23 +44,30 @@ export class DataApiService {
     return new Cacheable(new SerializedJson(roundJson(round)), settled(round, SETTLED_ROUND_CACHE));
   }
 
-  // The round's own row (404 when missing, cache headers when settled) and the page are independent
-  // statements: asked together, the request waits for one round trip instead of two.
+  // The round's row is read before the page, not beside it: the two statements see the read models at
+  // different moments, and only a page read after the round was seen settled may be cached as settled
+  // (one read beside it could predate the settlement's commit: tickets without their outcome, for a minute).
 
   async roundTickets(id: bigint, page: PageRequest): Promise<Cacheable<SerializedJson>> {
-    const [round, list] = await Promise.all([
-      this.existingRound(id),
-      paginate(page, (limit) => this.readModels.roundTickets(id, ticketPage(page, limit)), byId, ticketJson),
-    ]);
+    const round = await this.existingRound(id);
+    const list = await paginate(
+      page,
+      (limit) => this.readModels.roundTickets(id, ticketPage(page, limit)),
+      byId,
+      ticketJson,
+    );
     return new Cacheable(serializedPage(list), settled(round, SETTLED_ROUND_TICKETS_CACHE));
   }
 
   async roundWins(id: bigint, page: PageRequest): Promise<Cacheable<SerializedJson>> {
     const after = page.after ? { amount: page.after[0], id: page.after[1] } : null;
-    const [round, list] = await Promise.all([
-      this.existingRound(id),
-      paginate(page, (limit) => this.readModels.roundWins(id, { limit, after }), byAmountThenId, winJson),
-    ]);
+    const round = await this.existingRound(id);
+    const list = await paginate(
+      page,
+      (limit) => this.readModels.roundWins(id, { limit, after }),
+      byAmountThenId,
+      winJson,
+    );
     return new Cacheable(serializedPage(list), settled(round, SETTLED_ROUND_TICKETS_CACHE));
   }
 
