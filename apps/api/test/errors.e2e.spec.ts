@@ -105,7 +105,7 @@ describe('Data API errors', () => {
   });
 
   it('401 unauthorized: an Authorization header that is not "Bearer <key>"', async () => {
-    for (const authorization of ['Basic dXNlcjpwYXNz', 'Bearer', `Bearer  ${KEY}`, KEY, `Bearer ${KEY} extra`]) {
+    for (const authorization of ['Basic dXNlcjpwYXNz', 'Bearer', `Bearer\t${KEY}`, KEY, `Bearer ${KEY} extra`]) {
       const response = await expectError({ url: '/v1/rounds', headers: { authorization } }, 401, 'unauthorized');
       expect(response.headers['www-authenticate']).toMatch(/^Bearer /);
     }
