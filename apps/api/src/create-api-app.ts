@@ -20,6 +20,7 @@ import { HttpMetrics } from './metrics/http-metrics';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi-document';
 import { buildFreeTicketsOpenApiDocument, serveFreeTicketsOpenApi } from './openapi/free-tickets-openapi-document';
 import { partnerGiveawaysExceptionFilter } from './partner-giveaways/partner-giveaways-exception.filter';
+import { routeEveryHttpMethod } from './http/every-http-method';
 
 /**
  * Builds the initialised (not yet listening) app. Shared by main.ts, the tests and the OpenAPI writer,
@@ -57,6 +58,7 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyAp
   const fastify = adapter.getInstance();
   // Answers to requests whose body is never read (a body over the limit) must reach the client, not a reset.
   lingerBeforeClosing(fastify.server);
+  routeEveryHttpMethod(fastify);
   // Hooks go on before Nest registers routes: onRoute must see every route.
   fastify.addHook('onRoute', (route) => routes.record(route.method, route.url));
   fastify.addHook('onSend', (request, reply, payload, done) => {

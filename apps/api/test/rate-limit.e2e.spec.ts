@@ -1,5 +1,6 @@
 import { redisForSuite, type SuiteRedis } from '@lottery/testing';
 import type Redis from 'ioredis';
+import type { InjectOptions } from 'fastify';
 import { RedisRateLimitStore } from '../src/rate-limit/redis-rate-limit.store';
 import { SPEC_TIER_LIMITS } from '../src/rate-limit/tier-limits';
 import { StubApiKeys } from './support/stub-api-keys';
@@ -103,8 +104,16 @@ describe('rate limits on Redis', () => {
       const response = await get(app, url, headers);
       seen.push([response.statusCode, response.headers['x-ratelimit-tier'], response.headers['x-ratelimit-remaining']]);
     }
-    const posted = await app.request({ method: 'POST', url: '/v1/rounds', headers });
-    seen.push([posted.statusCode, posted.headers['x-ratelimit-tier'], posted.headers['x-ratelimit-remaining']]);
+    // …and whatever the method, those Fastify routes by default or any other Node accepts (which
+    // Fastify's type does not list)
+    for (const [method, url] of [
+      ['POST', '/v1/rounds'],
+      ['PROPFIND', '/v1/rounds'],
+      ['SEARCH', '/v1/nothing'],
+    ]) {
+      const other = await app.request({ method: method as InjectOptions['method'], url, headers });
+      seen.push([other.statusCode, other.headers['x-ratelimit-tier'], other.headers['x-ratelimit-remaining']]);
+    }
     const badKey = await get(app, '/v1/rounds', { ...headers, authorization: 'Bearer nope' });
     seen.push([badKey.statusCode, badKey.headers['x-ratelimit-tier'], badKey.headers['x-ratelimit-remaining']]);
     expect(seen).toEqual([
@@ -115,7 +124,9 @@ describe('rate limits on Redis', () => {
       [404, 'anonymous', '5'],
       [404, 'anonymous', '4'],
       [405, 'anonymous', '3'],
-      [401, 'anonymous', '2'],
+      [405, 'anonymous', '2'],
+      [404, 'anonymous', '1'],
+      [401, 'anonymous', '0'],
     ]);
   });
 
