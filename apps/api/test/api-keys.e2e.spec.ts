@@ -90,7 +90,11 @@ describe('API keys on Postgres', () => {
     const during = await get('/v1/rounds', key);
     expect([during.statusCode, during.json().error.code]).toEqual([503, 'upstream_unavailable']);
     expect(during.headers['retry-after']).toBe('1');
-    expect((await get('/v1/rounds')).statusCode).toBe(200);
+    // the key could not be checked, yet the request was counted, to the IP's anonymous budget
+    expect(during.headers['x-ratelimit-tier']).toBe('anonymous');
+    const left = Number(during.headers['x-ratelimit-remaining']);
+    const anonymous = await get('/v1/rounds');
+    expect([anonymous.statusCode, anonymous.headers['x-ratelimit-remaining']]).toEqual([200, String(left - 1)]);
     const ready = await api.request('/health/ready');
     expect(ready.statusCode).toBe(503);
     expect(ready.json()).toMatchObject({ status: 'not_ready', checks: { accounts_database: expect.any(String) } });

@@ -9,7 +9,16 @@ describe('bearerCredentials', () => {
 
   it('treats a missing header as anonymous and anything else as malformed', () => {
     expect(bearerCredentials(undefined)).toEqual({ kind: 'none' });
-    for (const header of ['', 'Bearer', 'Bearer ', 'Bearer  ', 'Bearer\tx', 'Basic dXNlcjpwYXNz', 'Bearer a b', 'Token x']) {
+    for (const header of [
+      '',
+      'Bearer',
+      'Bearer ',
+      'Bearer  ',
+      'Bearer\tx',
+      'Basic dXNlcjpwYXNz',
+      'Bearer a b',
+      'Token x',
+    ]) {
       expect(bearerCredentials(header)).toEqual({ kind: 'malformed' });
     }
   });

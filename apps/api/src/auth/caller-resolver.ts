@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { API_CONFIG, type ApiConfig } from '../config/api-config';
 import { ApiError } from '../http/api-error';
 import { API_KEY_LOOKUP, type ApiKeyLookup } from './api-key-lookup';
-import { verifyApiKey } from './api-key-verdict';
+import { type ApiKeyVerdict, verifyApiKey } from './api-key-verdict';
 import { bearerCredentials } from './bearer-credentials';
 import { clientAddressSubject } from './client-address';
 import type { Caller } from './caller';
@@ -34,7 +34,7 @@ export class CallerResolver {
   }
 
   private async identify(request: FastifyRequest): Promise<Caller> {
-    const anonymous = (rejection: ApiError | null): Caller => ({
+    const anonymous = (rejection: Caller['rejection']): Caller => ({
       tier: 'anonymous',
       rateLimitSubject: clientAddressSubject(request.ip),
       limits: this.config.rateLimits.anonymous,
@@ -46,7 +46,13 @@ export class CallerResolver {
     if (credentials.kind === 'malformed') {
       return anonymous(new ApiError('unauthorized', 'the Authorization header must be "Bearer <API key>"', CHALLENGE));
     }
-    const verdict = await verifyApiKey(credentials.token, this.config, this.keys);
+    let verdict: ApiKeyVerdict;
+    try {
+      verdict = await verifyApiKey(credentials.token, this.config, this.keys);
+    } catch (error) {
+      // the accounts database out: the key cannot be checked, but the request is still counted (by IP)
+      return anonymous({ lookupFailed: error });
+    }
     if (verdict.kind === 'unknown') {
       return anonymous(
         new ApiError('invalid_api_key', 'the API key matches no known active key', {

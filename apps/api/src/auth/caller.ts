@@ -9,9 +9,10 @@ export interface Caller {
   limits: WindowLimits;
   apiKeyId: string | null;
   /**
-   * Why the presented credentials were refused, if they were. Such a request is still charged to its
-   * IP's anonymous budget first, so guessing keys is rate limited like any anonymous traffic and the
-   * refusal carries rate-limit headers like every other response.
+   * Why the presented credentials were refused, if they were: an ApiError (401/403), or whatever the
+   * key's lookup threw (the accounts database out: 503 once classified). Such a request is still charged
+   * to its IP's anonymous budget first, so guessing keys is rate limited like any anonymous traffic and
+   * the refusal carries rate-limit headers like every other response.
    */
-  rejection: ApiError | null;
+  rejection: ApiError | { lookupFailed: unknown } | null;
 }
