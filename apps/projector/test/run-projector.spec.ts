@@ -1,6 +1,7 @@
-import { createEventLog, type EventLog } from '@lottery/event-log';
+import { createEventLog, type EventLog, type OnBatch, type SubscribeOptions } from '@lottery/event-log';
 import type { ChainEventEnvelope } from '@lottery/domain';
 import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries } from '@lottery/persistence';
+import { lotteryHistory } from '@lottery/fold-testing';
 import { eventually } from '@lottery/pipeline-testing';
 import { FOLD_RULES_VERSION, PoisonEventError, Projection } from '@lottery/projection';
 import { createTestDatabase, type TestDatabase } from '@lottery/testing';
@@ -106,6 +107,53 @@ describe('the projector loop', () => {
     const counted = (await registry2.getMetricsAsJSON()).find((m) => m.name === 'lottery_projector_events_total');
     const count = (result: string) => counted?.values.find((v) => v.labels['result'] === result)?.value ?? 0;
     expect([count('applied'), count('skipped')]).toEqual([1, 0]);
+  });
+
+  it('commits whole transactions only: after every batch one round is active, and a later one started as the last settled', async () => {
+    const events = lotteryHistory({ seed: 5, settledRounds: 4, purchasesPerRound: 40, wallets: 12, maxBlockGap: 2 });
+    await log.append(events, checkpointOf(events));
+    const queries = new PostgresReadModelQueries(dataSource);
+    const states: string[] = [];
+    // what an API request between two of the projector's commits would see
+    const watched: EventLog = Object.assign(Object.create(log) as EventLog, {
+      subscribe: (from: number, onBatch: OnBatch, opts?: SubscribeOptions) =>
+        log.subscribe(
+          from,
+          async (batch) => {
+            await onBatch(batch);
+            const rounds = await queries.listRounds(null, 100);
+            const active = rounds.filter((r) => r.status === 'active').map((r) => r.id);
+            const unstarted = rounds.filter((r) => r.id > 1n && r.startedAt === null).map((r) => r.id);
+            states.push(`active ${active.join(',')}; not started ${unstarted.join(',') || '-'}`);
+          },
+          opts,
+        ),
+    });
+    const abort = new AbortController();
+    const running = runProjector(
+      {
+        projection: new Projection(dataSource, { chainId: CHAIN_ID }),
+        eventLog: watched,
+        metrics: createProjectorMetrics(new Registry()),
+        logger: pino({ level: 'silent' }),
+        // every batch full: maxBatch alone would cut every transaction of more events, a settlement's five too
+        maxBatch: 2,
+        maxWaitMs: 0,
+        lagEveryMs: 1_000,
+      },
+      abort.signal,
+    );
+    await eventually(
+      async () =>
+        (await new Projection(dataSource, { chainId: CHAIN_ID }).cursor()).lastBlock === events.at(-1)?.blockNumber,
+      'the whole history folded',
+      30_000,
+    );
+    abort.abort();
+    await running;
+    expect(states.length).toBeGreaterThan(events.length / 3);
+    expect(states.filter((state) => !/^active \d+; not started -$/.test(state))).toEqual([]);
+    expect(states.at(-1)).toBe('active 5; not started -');
   });
 
   it('waits, without touching them, while the read models are of other fold rules, then folds on', async () => {

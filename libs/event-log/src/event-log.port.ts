@@ -7,7 +7,10 @@ export interface LoggedEvent {
 }
 
 export interface SubscribeOptions {
-  /** Most events per onBatch call. Default 5000. */
+  /**
+   * Most events per onBatch call, default 5000, but a batch ends where a chain transaction ends: one
+   * that would cut a transaction ends before it, or, when that transaction is all it holds, after it.
+   */
   maxBatch?: number;
   /**
    * How long a started batch waits for more events once the log has no more to give. Default 0: a batch

@@ -42,7 +42,7 @@ export interface ProjectedLotteryOptions {
   history: HistoryOptions;
   /** More activity after the history (e.g. in the open round), indexed and projected with it. */
   extend?: (rpcUrl: string, deployment: LotteryDeployment) => Promise<void>;
-  /** Events per projection batch; batch boundaries then fall inside transactions, as they do live. */
+  /** Events per projection batch; batch boundaries then fall inside transactions, as a replay's reads do. */
   batchSize?: number;
 }
 

@@ -1,4 +1,4 @@
-import { blocksReverted } from '@lottery/domain';
+import { blocksReverted, type EventEnvelope } from '@lottery/domain';
 import type { LoggedEvent } from '../event-log.port';
 import { type OpenEventSource, runSubscription } from './run-subscription';
 import type { WakeSignal } from './wake-signal';
@@ -17,6 +17,17 @@ function memoryLog(pullAtMost = Infinity) {
       close: async () => undefined,
     };
   };
+  /** One transaction per size, each in a block of its own: purchases (its events share the tx hash). */
+  const appendTransactions = (sizes: number[]): void => {
+    for (const size of sizes) {
+      const block = events.length + 1;
+      for (let logIndex = 0; logIndex < size; logIndex++) {
+        const event = { type: 'TicketPurchased', blockNumber: block, txHash: `0x${block.toString(16)}`, logIndex };
+        events.push({ position: events.length * 2, event: event as unknown as EventEnvelope });
+      }
+    }
+    wake?.notify();
+  };
   const append = (count: number): void => {
     for (let i = 0; i < count; i++) {
       const position = events.length * 2; // gaps, as Kafka's transaction markers leave
@@ -24,7 +35,7 @@ function memoryLog(pullAtMost = Infinity) {
     }
     wake?.notify();
   };
-  return { open, append, events };
+  return { open, append, appendTransactions, events };
 }
 
 // On fake time: the subscription's waits and the test's are exact, however slow the machine.
@@ -57,6 +68,21 @@ describe('runSubscription', () => {
     await elapse(50);
     await subscription.stop();
     expect(batches).toEqual([8, 8, 4]);
+  });
+
+  it('ends a batch that maxBatch would cut before that transaction, or after it when it is all the batch holds', async () => {
+    const log = memoryLog(4);
+    log.appendTransactions([3, 3, 3, 1, 9, 2]);
+    const batches: LoggedEvent[][] = [];
+    const subscription = runSubscription(log.open, 0, async (b) => void batches.push(b), { maxBatch: 8 });
+    await elapse(50);
+    await subscription.stop();
+    const txs = (b: LoggedEvent[]) => [...new Set(b.map((e) => (e.event as { txHash: string }).txHash))];
+    // the third transaction cut: 3+3; the fifth cut: 3+1; the fifth alone fills a batch: all 9 of it;
+    // the last, as the log had no more
+    expect(batches.map(txs)).toEqual([['0x1', '0x4'], ['0x7', '0xa'], ['0xb'], ['0x14']]);
+    expect(batches.map((b) => b.length)).toEqual([6, 4, 9, 2]);
+    expect(batches.flat()).toEqual(log.events);
   });
 
   it('by default delivers a batch as soon as the log has no more, rather than wait for later events', async () => {

@@ -1,3 +1,4 @@
+import type { EventEnvelope } from '@lottery/domain';
 import type { LoggedEvent, OnBatch, SubscribeOptions, Subscription } from '../event-log.port';
 import { WakeSignal } from './wake-signal';
 
@@ -24,6 +25,11 @@ const IDLE_RECHECK_MS = 1_000;
  * Batches form by themselves while onBatch runs: what arrives meanwhile is the next batch. Waiting for
  * more at the tail of the log only delays a lone block's events (by the whole wait), so by default a
  * batch goes out as soon as the source has nothing more.
+ *
+ * A batch that maxBatch cut ends before the transaction it cut, whose events open the next batch, or,
+ * if that transaction is all the batch holds, after the rest of it: a consumer that commits per batch
+ * never shows half a transaction (a settlement's new round beside the old one not yet settled). A batch
+ * that ends because the source had nothing more ends where an append ended: the indexer appends whole blocks.
  */
 export function runSubscription(
   open: OpenEventSource,
@@ -40,8 +46,9 @@ export function runSubscription(
     const source = await open(fromPosition, wake);
     try {
       let next = fromPosition;
+      let cutOff: LoggedEvent[] = [];
       while (!stopping) {
-        const batch = await source.pull(next, maxBatch);
+        const batch = cutOff.length > 0 ? cutOff : await source.pull(next, maxBatch);
         if (batch.length === 0) {
           await wake.wait(IDLE_RECHECK_MS);
           continue;
@@ -49,6 +56,7 @@ export function runSubscription(
         await growBatch(batch, source, wake, maxBatch, Date.now() + maxWaitMs, () => stopping);
         // After stop() the batch is dropped undelivered: the consumer resumes from its own stored position.
         if (stopping) break;
+        cutOff = batch.length >= maxBatch ? await endWithATransaction(batch, source, maxBatch) : [];
         await onBatch(batch);
         next = lastPosition(batch) + 1;
       }
@@ -85,6 +93,34 @@ async function growBatch(
     }
     const left = deadline - Date.now();
     if (left <= 0 || !(await wake.wait(left))) return;
+  }
+}
+
+/** A chain event's transaction; a BlocksReverted is a transaction of its own. */
+const transactionOf = (e: EventEnvelope): string | null =>
+  e.type === 'BlocksReverted' ? null : `${e.blockNumber}:${e.txHash}`;
+
+/**
+ * Makes a full batch end with a whole transaction: cut before its last transaction, or, when the batch
+ * is one transaction so far, grown with the rest of it. Returns the events taken off or pulled beyond
+ * it, which start the next batch.
+ */
+async function endWithATransaction(
+  batch: LoggedEvent[],
+  source: EventSource,
+  maxBatch: number,
+): Promise<LoggedEvent[]> {
+  const last = transactionOf(batch[batch.length - 1].event);
+  if (last === null) return [];
+  let start = batch.length - 1;
+  while (start > 0 && transactionOf(batch[start - 1].event) === last) start--;
+  if (start > 0) return batch.splice(start);
+  for (;;) {
+    const more = await source.pull(lastPosition(batch) + 1, maxBatch);
+    const end = more.findIndex((logged) => transactionOf(logged.event) !== last);
+    batch.push(...(end === -1 ? more : more.slice(0, end)));
+    if (end !== -1) return more.slice(end);
+    if (more.length === 0) return [];
   }
 }
 
