@@ -16,7 +16,10 @@ type HeldTicket = StoredTicket & TicketToDraw;
 
 const isStored = (t: DrawnTicket): t is StoredTicket => 'userTicketId' in t;
 
-/** Only a ticket that won something is ever claimed (the contract refuses the others). */
+/**
+ * Memory keeps drawn tickets only while they may still be claimed for money: a claim of a losing ticket
+ * (the contract allows it, paying nothing) is rare, and finds its ticket in the schema instead.
+ */
 const isClaimable = (t: DrawnTicket): boolean =>
   t.outcome !== null && t.claimedTxHash === null && (t.outcome.winningsAmount > 0n || t.outcome.referralShare > 0n);
 
