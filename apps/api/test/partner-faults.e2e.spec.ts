@@ -1,12 +1,12 @@
 import { partnerSource } from '@lottery/chain';
 import type { Hex } from '@lottery/domain';
 import type { GrantRecord } from '@lottery/persistence';
-import { eventually, testWallets } from '@lottery/pipeline-testing';
+import { eventually, rpcCall, testWallets } from '@lottery/pipeline-testing';
 import { startRpcFaultProxy } from '@lottery/testing';
 import Redis from 'ioredis';
 import type { GiveawaysRuntime } from '../src/partner-giveaways/purchase/start-partner-giveaways';
-import { TicketBuyerChain } from '../src/partner-giveaways/purchase/ticket-buyer-chain';
-import { PartnerHarness, post } from './support/partner-harness';
+import { REPLACED_AFTER_BLOCKS, TicketBuyerChain } from '../src/partner-giveaways/purchase/ticket-buyer-chain';
+import { get, PartnerHarness, post } from './support/partner-harness';
 import { TcpProxy } from './support/tcp-proxy';
 import type { TestApp } from './support/test-app';
 
@@ -116,26 +116,72 @@ describe('partner free tickets under faults', () => {
     await harness.expectConsistent(id, 2);
   });
 
-  it('releases a sent grant whose nonce another transaction took: it can never be mined', async () => {
+  /** The chain moves on, as it does without us. */
+  const mine = (blocks: number) => rpcCall(harness.chain.config.rpcUrl, 'anvil_mine', [`0x${blocks.toString(16)}`]);
+
+  it('releases a sent grant whose nonce another transaction took a few blocks deep: it can never be mined', async () => {
     const { id } = await newPartner(2);
     const [lateWallet, takerWallet] = testWallets(2, 27);
     // Both signed with the same nonce (the first was never broadcast); only the second reached the chain.
     const late = await signedBefore(id, lateWallet, false);
     const taker = await signedBefore(id, takerWallet, true);
 
-    harness.runtime({ redis: namespace() });
-    const released = await eventually(
-      async () => {
-        const grant = await harness.partners.grant(late.grantId);
-        return grant?.status === 'failed' && grant;
-      },
-      'the late grant released as failed',
-      PATIENCE_MS,
-    );
-    expect(released.error).toMatch(/^Transaction failed: .*nonce/i);
-    await untilSucceeded(taker.grantId);
-    expect((await harness.partners.get(id)).quantityLeft).toBe(1);
-    await harness.expectConsistent(id, 2);
+    const proxy = await startRpcFaultProxy(harness.chain.config.rpcUrl);
+    try {
+      harness.runtime({ redis: namespace(), config: { rpcUrl: proxy.url } });
+      await untilSucceeded(taker.grantId);
+      // refused while the nonce is taken in the newest blocks only: a replica may not have our receipt yet
+      await eventually(
+        async () => (proxy.stats.calls['eth_sendRawTransaction'] ?? 0) >= 2,
+        'refused rebroadcasts',
+        PATIENCE_MS,
+      );
+      expect((await harness.partners.grant(late.grantId))?.status).toBe('sent');
+      await mine(Number(REPLACED_AFTER_BLOCKS));
+      const released = await eventually(
+        async () => {
+          const grant = await harness.partners.grant(late.grantId);
+          return grant?.status === 'failed' && grant;
+        },
+        'the late grant released as failed',
+        PATIENCE_MS,
+      );
+      expect(released.error).toMatch(/^Transaction failed: .*nonce/i);
+      expect((await harness.partners.get(id)).quantityLeft).toBe(1);
+      await harness.expectConsistent(id, 2);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('never releases a mined ticket whose receipt a lagging replica hides, after a broadcast whose answer was lost', async () => {
+    // the node mines the broadcast, the answer is lost; the rebroadcast is refused ("nonce too low") while
+    // the receipt lookups reach a replica a block behind: the nonce is used, and no receipt seen yet
+    const proxy = await startRpcFaultProxy(harness.chain.config.rpcUrl, {
+      receiptLagBlocks: 1,
+      loseAnswerOf: ['eth_sendRawTransaction'],
+    });
+    try {
+      const { key, id } = await newPartner(2);
+      const [wallet] = testWallets(1, 29);
+      const queue = namespace();
+      harness.runtime({ redis: queue, config: { rpcUrl: proxy.url } });
+      // the POST gives up waiting after 3 s (the job goes on)
+      const waiting = { redis: queue, config: { jobTimeoutMs: 3_000 }, tuning: { runWorker: false } };
+      const api = await harness.api(harness.runtime(waiting));
+      const first = await post(api, key, wallet);
+      expect(first.statusCode).toBe(504);
+      const [grant] = await harness.partners.grants({ partnerId: id, wallet });
+      expect(grant.status).toBe('sent');
+      expect((await get(api, key, wallet)).json()).toEqual({ eligible: false, error: 'Wallet limit reached' });
+
+      await mine(1);
+      await untilSucceeded(grant.id);
+      expect(await harness.chain.partnerTickets(id)).toEqual([{ recipient: wallet, txHash: grant.txHash }]);
+      await harness.expectConsistent(id, 2);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('keeps a sent grant whose broadcast is refused while its nonce is unused, and settles it once a node takes it', async () => {

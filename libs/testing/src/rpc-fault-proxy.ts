@@ -75,7 +75,8 @@ export async function startRpcFaultProxy(
     const res = await fetch(upstream, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(req),
+      // the proxy's own calls too: a node refuses a request without the version ("Invalid request")
+      body: JSON.stringify({ ...req, jsonrpc: '2.0' }),
     });
     return res.json();
   };

@@ -24,8 +24,9 @@ const isSettled = (grant: GrantRecord) => grant.status === 'succeeded' || grant.
  *   (→ sent) before broadcasting it. Only one worker can move the grant to sent.
  * - sent: if the transaction is mined, settle by its receipt; otherwise broadcast the same bytes again and
  *   wait for the receipt. Released only when it can never be mined: the node refuses it and the chain has
- *   used its nonce for another transaction. Any other refusal (no funds, a full pool, a rate limit) leaves
- *   it sent, to be broadcast again by a later attempt or by recovery.
+ *   used its nonce for another transaction, a few blocks deep (TicketBuyerChain.refusedFate). Any other
+ *   refusal (no funds, a full pool, a rate limit) leaves it sent, to be broadcast again by a later
+ *   attempt or by recovery.
  *
  * Transport failures and a busy node's "not now" are retried within the attempt; what the node answers is final.
  */
@@ -81,16 +82,19 @@ export class FreeTicketPurchase {
       if (!broadcast.accepted) {
         // A refusal alone proves nothing: "nonce too low" also answers our own transaction mined since the
         // lookup, and a node that is full or rate-limits may refuse what other nodes hold and will mine.
-        // Only a nonce the chain has used (checked before the receipt, so ours cannot be mined in between)
-        // with no receipt of ours means it never will be; until then the grant stays sent and is retried.
-        if (!(await this.rpc('nonce lookup', () => this.chain.nonceUsed(tx.raw), signal))) {
-          throw new Error(`broadcast refused while its nonce is unused (${broadcast.reason}); retried later`);
+        // Only a nonce the chain used blocks ago with no receipt of ours means it never will be mined;
+        // until then the grant stays sent and is retried.
+        const fate = await this.rpc('nonce and receipt lookup', () => this.chain.refusedFate(tx), signal);
+        if (fate === 'undecided') {
+          throw new Error(
+            `broadcast refused while its nonce is not taken for good (${broadcast.reason}); retried later`,
+          );
         }
-        status = await this.rpc('receipt lookup', () => this.chain.minedStatus(tx.hash), signal);
-        if (status === null) {
+        if (fate === 'replaced') {
           await this.fail(grant, `Transaction failed: ${broadcast.reason}`, false);
           return;
         }
+        status = fate;
       } else {
         status = await this.waitForReceipt(tx.hash, signal);
       }

@@ -30,12 +30,24 @@ export type MinedStatus = 'success' | 'reverted';
 const GAS_HEADROOM_PERCENT = 125n;
 
 /**
+ * How deep the chain must have used a refused transaction's nonce before the transaction, with no receipt,
+ * counts as replaced. The replicas behind a load-balanced RPC URL lag each other by a block or two: one
+ * may count the nonce used while the one asked for the receipt has not seen the block that holds ours.
+ */
+export const REPLACED_AFTER_BLOCKS = 3n;
+
+/** What became of a transaction whose broadcast the node refused. */
+export type RefusedFate = MinedStatus | 'replaced' | 'undecided';
+
+/**
  * The one chain conversation of the giveaway: simulate `buyTickets(1, wallet, [], [], source)` on the
  * random ticket buyer, sign it locally as the operator, broadcast the signed bytes, look up receipts.
  * Every method throws only on failures worth retrying (unreachable or busy node); the node's answers are values.
  */
 export class TicketBuyerChain {
   private readonly client: PublicClient;
+  /** Calls made together go as one JSON-RPC batch, which a load balancer hands to one node. */
+  private readonly batched: PublicClient;
   private readonly operator: PrivateKeyAccount;
 
   constructor(
@@ -44,6 +56,9 @@ export class TicketBuyerChain {
   ) {
     // No retries inside viem: the purchase decides what is safe to retry, and with which deadline.
     this.client = createPublicClient({ transport: http(config.rpcUrl, { retryCount: 0, timeout: rpcTimeoutMs }) });
+    this.batched = createPublicClient({
+      transport: http(config.rpcUrl, { retryCount: 0, timeout: rpcTimeoutMs, batch: true }),
+    });
     this.operator = privateKeyToAccount(config.operatorPrivateKey);
   }
 
@@ -100,19 +115,32 @@ export class TicketBuyerChain {
   }
 
   /**
-   * Whether the chain has mined a transaction of the operator's with this signed transaction's nonce (ours
-   * or another): then ours, if it has no receipt, can never be mined.
+   * After a refused broadcast: mined (by its receipt), or replaced when the chain had used its nonce
+   * REPLACED_AFTER_BLOCKS blocks below the head and still holds no receipt of ours (it can never be mined),
+   * or undecided. The nonce and the receipt are asked in one batch, so one node answers both: it has the
+   * block the nonce was counted at, so it would have our receipt had ours used the nonce.
    */
-  async nonceUsed(raw: Hex): Promise<boolean> {
-    const { nonce } = parseTransaction(raw);
+  async refusedFate(tx: SignedPurchase): Promise<RefusedFate> {
+    const { nonce } = parseTransaction(tx.raw);
     if (nonce === undefined) throw new Error('the signed purchase carries no nonce');
-    return (await this.client.getTransactionCount({ address: this.operator.address, blockTag: 'latest' })) > nonce;
+    const head = await this.client.getBlockNumber({ cacheTime: 0 });
+    if (head < REPLACED_AFTER_BLOCKS) return 'undecided';
+    const [count, status] = await Promise.all([
+      this.batched.getTransactionCount({ address: this.operator.address, blockNumber: head - REPLACED_AFTER_BLOCKS }),
+      this.statusOn(this.batched, tx.hash),
+    ]);
+    if (status !== null) return status;
+    return count > nonce ? 'replaced' : 'undecided';
   }
 
   /** The mined status, or null while the transaction is not mined (or unknown to the node). */
-  async minedStatus(hash: Hex): Promise<MinedStatus | null> {
+  minedStatus(hash: Hex): Promise<MinedStatus | null> {
+    return this.statusOn(this.client, hash);
+  }
+
+  private async statusOn(client: PublicClient, hash: Hex): Promise<MinedStatus | null> {
     try {
-      return (await this.client.getTransactionReceipt({ hash })).status;
+      return (await client.getTransactionReceipt({ hash })).status;
     } catch (error) {
       if (error instanceof BaseError && error.walk((e) => e instanceof TransactionReceiptNotFoundError)) return null;
       throw error;
