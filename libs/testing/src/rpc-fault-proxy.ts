@@ -16,6 +16,13 @@ export interface RpcFaults {
   hangMethods: string[];
   /** Calls of these methods are answered with a JSON-RPC error, as a node with a full transaction pool answers. */
   refuseMethods: string[];
+  /**
+   * Receipts of transactions in the newest this many blocks are answered null, as a replica behind a
+   * load-balanced URL answers while another has already counted the transaction's nonce.
+   */
+  receiptLagBlocks: number;
+  /** The next call of each method listed (once per entry) reaches the node, but its answer is lost (a reset). */
+  loseAnswerOf: string[];
   /** Awaited before a call is forwarded: a test changes the chain there, between two of a client's calls. */
   beforeForward: ((call: RpcCall) => Promise<void>) | null;
 }
@@ -58,6 +65,8 @@ const NONE: RpcFaults = {
   lagBlocks: 0,
   hangMethods: [],
   refuseMethods: [],
+  receiptLagBlocks: 0,
+  loseAnswerOf: [],
   beforeForward: null,
 };
 
@@ -115,7 +124,15 @@ export async function startRpcFaultProxy(
       }
     }
     await state.beforeForward?.(req);
-    return forward(req);
+    const answered = await forward(req);
+    if (req.method === 'eth_getTransactionReceipt' && state.receiptLagBlocks > 0) {
+      const receipt = (answered as { result?: { blockNumber: string } | null }).result;
+      const head = (await forward({ id: 0, method: 'eth_blockNumber' })) as { result: string };
+      if (receipt && Number(receipt.blockNumber) > Number(head.result) - state.receiptLagBlocks) {
+        return { jsonrpc: '2.0', id: req.id, result: null };
+      }
+    }
+    return answered;
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -132,6 +149,12 @@ export async function startRpcFaultProxy(
       return;
     }
     const answers = await Promise.all(calls.map(answer));
+    const lost = calls.find((c) => state.loseAnswerOf.includes(c.method));
+    if (lost) {
+      state.loseAnswerOf.splice(state.loseAnswerOf.indexOf(lost.method), 1);
+      res.destroy();
+      return;
+    }
     res
       .writeHead(200, { 'content-type': 'application/json' })
       .end(JSON.stringify(Array.isArray(body) ? answers : answers[0]));
