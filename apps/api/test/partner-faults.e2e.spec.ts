@@ -254,6 +254,24 @@ describe('partner free tickets under faults', () => {
     }
   });
 
+  it('keeps one nonce sequence across signers once the queue lost its keys, its global concurrency with them', async () => {
+    const queue = namespace();
+    // a sweep would set the concurrency again: none comes during the test
+    const slowRecovery = { recoveryIntervalMs: 600_000 };
+    const api = await harness.api(harness.runtime({ redis: queue, tuning: { ...slowRecovery, runWorker: false } }));
+    harness.runtime({ redis: queue, tuning: slowRecovery });
+    harness.runtime({ redis: queue, tuning: slowRecovery });
+    const { key, id } = await newPartner(12);
+    await expectSuccess(post(api, key, testWallets(1, 31)[0]));
+    expect(await wipeKeys(queue.url, queue.keyPrefix)).toBeGreaterThan(0);
+
+    const nonce = await harness.chain.operatorNonce();
+    const responses = await Promise.all(testWallets(10, 32).map((wallet) => post(api, key, wallet)));
+    expect(responses.map((r) => r.json())).toEqual(responses.map(() => expect.objectContaining({ success: true })));
+    expect(await harness.chain.operatorNonce()).toBe(nonce + 10);
+    await harness.expectConsistent(id, 12);
+  });
+
   it('answers 503 and keeps the ledger whole while Redis is down, and catches up after its restart', async () => {
     const target = new URL(harness.redis.url);
     const redisProxy = new TcpProxy(target.hostname, Number(target.port || 6379));

@@ -6,5 +6,13 @@ import type { PartnersService } from '@lottery/persistence';
  */
 export type PartnerLedger = Pick<
   PartnersService,
-  'findByKey' | 'eligibility' | 'reserve' | 'grant' | 'unfinishedGrants' | 'markSent' | 'markSucceeded' | 'release'
+  | 'findByKey'
+  | 'eligibility'
+  | 'reserve'
+  | 'grant'
+  | 'unfinishedGrants'
+  | 'markSent'
+  | 'markSucceeded'
+  | 'release'
+  | 'whileSigning'
 >;

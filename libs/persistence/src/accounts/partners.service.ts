@@ -43,6 +43,10 @@ export interface ReleaseOptions {
 
 const INT4_MAX = 2_147_483_647;
 
+/** The advisory lock every signer of the partners' purchases holds while it works (one nonce sequence). */
+const SIGNER_LOCK = "hashtext('lottery: partner ticket signer')";
+const SIGNER_LOCK_RETRY_MS = 100;
+
 /**
  * Partner accounts (created, listed, topped up and disabled by the ops CLI) and the ledger of their free
  * tickets: eligibility, reservation, and the purchase's progress (sent, succeeded, or released).
@@ -52,6 +56,33 @@ export class PartnersService {
     private readonly dataSource: DataSource,
     private readonly keyPrefix: string,
   ) {}
+
+  /**
+   * Runs a purchase while holding the signers' advisory lock, so that one signer at a time, across every
+   * process on this database, takes the operator's next nonce, signs and broadcasts: the queue's global
+   * concurrency of 1 lives in Redis and goes with its keys. Waits its turn until `signal` aborts; the lock
+   * goes with its connection if the process dies.
+   */
+  async whileSigning<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      for (;;) {
+        const [{ locked }] = (await runner.query(`SELECT pg_try_advisory_lock(${SIGNER_LOCK}) AS locked`)) as {
+          locked: boolean;
+        }[];
+        if (locked) break;
+        signal.throwIfAborted();
+        await new Promise((resolve) => setTimeout(resolve, SIGNER_LOCK_RETRY_MS));
+      }
+      try {
+        return await work();
+      } finally {
+        await runner.query(`SELECT pg_advisory_unlock(${SIGNER_LOCK})`);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
 
   async create(input: CreatePartnerInput): Promise<IssuedPartnerKey> {
     if (input.name.trim() === '') throw new RangeError('a partner needs a name');

@@ -41,7 +41,7 @@ export class FreeTicketPurchase {
   async run(grantId: string, stop: AbortSignal): Promise<void> {
     const attempt = linkedAbort([stop], this.timings.attemptTimeoutMs);
     try {
-      await this.resume(grantId, attempt.signal);
+      await this.ledger.whileSigning(attempt.signal, () => this.resume(grantId, attempt.signal));
     } finally {
       attempt.release();
     }
