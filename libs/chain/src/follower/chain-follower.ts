@@ -71,7 +71,7 @@ export class ChainFollower {
     const retry = this.retryOptions(signal);
     const checkpoint = await this.sink.lastCheckpoint({ resume: true });
     const tracker = new ReorgTracker(this.options.reorgDepth, checkpoint?.recentBlocks ?? []);
-    let indexed = checkpoint ? await this.reconcile(tracker, retry) : this.options.startBlock - 1;
+    let indexed = checkpoint ? await this.reconcile(tracker, retry) : await this.startAt(tracker, retry);
     while (!signal.aborted) {
       const head =
         (await retrying(() => this.rpc.headNumber(), { ...retry, what: 'eth_blockNumber' })) -
@@ -138,6 +138,7 @@ export class ChainFollower {
       const logs: MinedLog[] = [];
       let verified = 0;
       for (const { block, blockLogs } of window) {
+        if (!tracker.latest()) tracker.push({ number: block.number - 1, hash: block.parentHash });
         if (!tracker.extends(block.number, block.parentHash)) break;
         tracker.push({ number: block.number, hash: block.hash });
         logs.push(...blockLogs);
@@ -224,6 +225,19 @@ export class ChainFollower {
       if (!next) return null;
       current = next;
     }
+  }
+
+  /**
+   * A fresh log starts below START_BLOCK, tracking its parent: a reorg replacing the first blocks
+   * followed is undone from there. A parent the node does not have yet (START_BLOCK ahead of the head)
+   * is tracked from the first followed block's parent hash instead (followHead).
+   */
+  private async startAt(tracker: ReorgTracker, retry: Omit<RetryOptions, 'what'>): Promise<number> {
+    const parent = this.options.startBlock - 1;
+    const block =
+      parent >= 0 ? await retrying(() => this.rpc.blockByNumber(parent), { ...retry, what: `block ${parent}` }) : null;
+    if (block) tracker.push({ number: block.number, hash: block.hash });
+    return parent;
   }
 
   /**

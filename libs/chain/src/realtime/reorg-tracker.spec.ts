@@ -4,11 +4,13 @@ import { ReorgTracker } from './reorg-tracker';
 const h = (n: number, fork = 'a') => `0x${fork}${n.toString(16).padStart(4, '0')}` as Hex;
 
 describe('ReorgTracker', () => {
-  it('keeps only the last `depth` blocks', () => {
+  it('keeps only the last `depth` blocks and the parent of the oldest (the ancestor of a reorg that deep)', () => {
     const t = new ReorgTracker(3);
-    for (let n = 1; n <= 5; n++) t.push({ number: n, hash: h(n) });
-    expect(t.snapshot().map((b) => b.number)).toEqual([3, 4, 5]);
+    for (let n = 1; n <= 6; n++) t.push({ number: n, hash: h(n) });
+    expect(t.snapshot().map((b) => b.number)).toEqual([3, 4, 5, 6]);
     expect(t.oldest()?.number).toBe(3);
+    const resumed = new ReorgTracker(3, t.snapshot().concat({ number: 7, hash: h(7) }));
+    expect(resumed.snapshot().map((b) => b.number)).toEqual([4, 5, 6, 7]);
   });
 
   it('accepts a block whose parent is the tracked predecessor and flags one that is not', () => {

@@ -6,17 +6,17 @@ export interface TrackedBlock {
 }
 
 /**
- * The hashes of the last `depth` blocks the indexer appended, in order. A new block whose parent hash
- * is not the tracked hash of its predecessor means the chain reorganised below it.
+ * The hashes of the last blocks the indexer appended, in order. A new block whose parent hash is not the
+ * tracked hash of its predecessor means the chain reorganised below it. It keeps `depth + 1` of them: a
+ * reorg replacing the last `depth` blocks is undone from their parent, which must be tracked too.
  */
 export class ReorgTracker {
   private blocks: TrackedBlock[];
+  private readonly kept: number;
 
-  constructor(
-    private readonly depth: number,
-    initial: readonly TrackedBlock[] = [],
-  ) {
-    this.blocks = [...initial].sort((a, b) => a.number - b.number).slice(-depth);
+  constructor(depth: number, initial: readonly TrackedBlock[] = []) {
+    this.kept = depth + 1;
+    this.blocks = [...initial].sort((a, b) => a.number - b.number).slice(-this.kept);
   }
 
   latest(): TrackedBlock | undefined {
@@ -43,7 +43,7 @@ export class ReorgTracker {
       throw new Error(`block ${block.number} does not follow tracked block ${latest.number}; rewind first`);
     }
     this.blocks.push(block);
-    if (this.blocks.length > this.depth) this.blocks.splice(0, this.blocks.length - this.depth);
+    if (this.blocks.length > this.kept) this.blocks.splice(0, this.blocks.length - this.kept);
   }
 
   /** Forgets every block above `ancestor` and returns them (the reverted blocks), lowest first. */

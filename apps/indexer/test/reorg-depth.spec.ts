@@ -1,0 +1,96 @@
+import { AbortedError, type ChainFollower } from '@lottery/chain';
+import { buyOrder, createSimulationContext, simulateHistory, type SimulationContext } from '@lottery/contracts';
+import { createEventLog, type EventLog } from '@lottery/event-log';
+import { createTestDatabase, type TestDatabase } from '@lottery/testing';
+import { chainTruth, logView } from './support/chain-truth';
+import {
+  eventually,
+  followerFor,
+  headOf,
+  readLogEnvelopes,
+  rpcCall,
+  startIndexerFixture,
+  type IndexerFixture,
+} from './support/indexer-fixture';
+
+jest.setTimeout(120_000);
+
+const REORG_DEPTH = 8;
+
+/** Reorgs reaching as deep as the follower is meant to go: as deep as REORG_DEPTH, or to START_BLOCK. */
+describe('reorgs at the edge of what the follower tracks (anvil + Postgres event log)', () => {
+  let f: IndexerFixture;
+  let sim: SimulationContext;
+  let db: TestDatabase;
+  let log: EventLog;
+
+  beforeAll(async () => {
+    f = await startIndexerFixture('indexer_reorg_depth');
+    await simulateHistory(f.anvil.rpcUrl, f.deployment, { seed: 31, rounds: 1, ticketsPerRound: 4 });
+    sim = await createSimulationContext(f.anvil.rpcUrl, f.deployment, { seed: 32 });
+  });
+  beforeEach(async () => {
+    db = await createTestDatabase('indexer_reorg_depth_log');
+    log = createEventLog({ kind: 'postgres', databaseUrl: db.url, schema: 'lottery_log' });
+    await log.init();
+  });
+  afterEach(async () => {
+    await log?.close();
+    await db?.drop();
+  });
+  afterAll(() => f?.dispose());
+
+  const mine = (blocks: number) => rpcCall(f.anvil.rpcUrl, 'anvil_mine', [`0x${blocks.toString(16)}`]);
+
+  /** Mines until `count` blocks are above `fork`, the first with purchases. */
+  const blocksAbove = async (fork: number, count: number, tickets: number) => {
+    await buyOrder(sim, tickets);
+    await mine(fork + count - (await headOf(f.anvil.rpcUrl)));
+  };
+
+  /**
+   * Follows from `startBlock` to the head, then replaces every block above the head at `fork` (snapshot
+   * taken there) with a longer chain of other purchases: the log must follow the new chain.
+   */
+  const followThroughReorg = async (startBlock: number, replaced: number) => {
+    const fork = await headOf(f.anvil.rpcUrl);
+    const snapshot = await rpcCall(f.anvil.rpcUrl, 'evm_snapshot');
+    await blocksAbove(fork, replaced, 1);
+    const follower: ChainFollower = followerFor({ ...f, eventLog: log }, f.anvil.rpcUrl, {
+      reorgDepth: REORG_DEPTH,
+      startBlock,
+    });
+    const controller = new AbortController();
+    let failure: unknown;
+    const running = follower.run(controller.signal).catch((e: unknown) => {
+      if (!(e instanceof AbortedError)) failure = e;
+    });
+    const caughtUp = async () => {
+      const head = await headOf(f.anvil.rpcUrl);
+      await eventually(async () => {
+        if (failure) throw failure;
+        return ((await log.lastCheckpoint())?.blockNumber ?? -1) >= head;
+      }, `checkpoint at ${head}`);
+    };
+    try {
+      await caughtUp();
+      await rpcCall(f.anvil.rpcUrl, 'evm_revert', [snapshot]);
+      await blocksAbove(fork, replaced + 1, 2);
+      await caughtUp();
+    } finally {
+      controller.abort();
+      await running;
+    }
+    const envelopes = await readLogEnvelopes(log);
+    expect(envelopes.filter((e) => e.type === 'BlocksReverted').map((e) => e.blockNumber)).toEqual([fork + 1]);
+    expect(logView(envelopes)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, BigInt(startBlock)));
+  };
+
+  it('undoes a reorg replacing exactly REORG_DEPTH followed blocks', async () => {
+    await followThroughReorg(Number(f.deployment.deployBlock), REORG_DEPTH);
+  });
+
+  it('undoes a reorg replacing START_BLOCK, right after a fresh start there', async () => {
+    await followThroughReorg((await headOf(f.anvil.rpcUrl)) + 1, 3);
+  });
+});
