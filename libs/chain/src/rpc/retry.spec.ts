@@ -1,4 +1,5 @@
 import { AbortedError, retrying } from './retry';
+import { classifyRpcError, RepeatedRangeRefusalError } from './rpc-errors';
 
 describe('retrying', () => {
   it('retries transient failures until the call succeeds, reporting each', async () => {
@@ -30,6 +31,34 @@ describe('retrying', () => {
       ),
     ).rejects.toThrow(/more than 10000/);
     expect(calls).toBe(1);
+  });
+
+  it('hands a range call the node refuses three times in a row, however it words it, to its caller to split', async () => {
+    let calls = 0;
+    const refused = retrying(
+      async () => {
+        calls++;
+        // lost connections do not count: the node did not answer
+        if (calls <= 2) throw new Error('socket hang up');
+        throw Object.assign(new Error('we do not serve that many blocks, sorry'), { code: -32099 });
+      },
+      { what: 'eth_getLogs 1-500', baseDelayMs: 1, splitsRanges: true, signal: AbortSignal.timeout(2_000) },
+    );
+    await expect(refused).rejects.toBeInstanceOf(RepeatedRangeRefusalError);
+    expect(calls).toBe(5);
+    expect(classifyRpcError(await refused.catch((e: unknown) => e)).kind).toBe('range-too-large');
+  });
+
+  it('retries the same refusal of any other call: only a range can be split', async () => {
+    let calls = 0;
+    const value = await retrying(
+      async () => {
+        if (++calls < 6) throw Object.assign(new Error('we are busy, sorry'), { code: -32099 });
+        return 1;
+      },
+      { what: 'eth_getBlockByNumber', baseDelayMs: 1 },
+    );
+    expect([value, calls]).toEqual([1, 6]);
   });
 
   it('waits out a "limit exceeded" answer to any other call (a provider throttling with -32005)', async () => {

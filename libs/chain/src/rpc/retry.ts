@@ -1,4 +1,7 @@
-import { classifyRpcError } from './rpc-errors';
+import { classifyRpcError, isNodeAnswer, RepeatedRangeRefusalError } from './rpc-errors';
+
+/** A range call the node refuses this many times in a row, with an error not known as a range refusal, is split. */
+const REFUSALS_BEFORE_SPLIT = 3;
 
 export interface RetryLogger {
   warn(obj: object, msg: string): void;
@@ -15,8 +18,9 @@ export interface RetryOptions {
   onError?: (error: unknown) => void;
   /**
    * The call is an eth_getLogs over a range its caller splits: a "range too large" answer is thrown
-   * to the caller instead of retried. To any other call such an answer (providers send -32005 "limit
-   * exceeded" for rate limits too) is one more failure to wait out.
+   * to the caller instead of retried, and so is an error the node gives REFUSALS_BEFORE_SPLIT times in a
+   * row (RepeatedRangeRefusalError), whatever it says. To any other call such an answer (providers send
+   * -32005 "limit exceeded" for rate limits too) is one more failure to wait out.
    */
   splitsRanges?: boolean;
 }
@@ -72,6 +76,7 @@ export function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise
 export async function retrying<T>(call: () => Promise<T>, options: RetryOptions): Promise<T> {
   const base = options.baseDelayMs ?? 200;
   const max = options.maxDelayMs ?? 10_000;
+  let refusals = 0;
   for (let attempt = 0; ; attempt++) {
     if (options.signal?.aborted) throw new AbortedError();
     try {
@@ -80,6 +85,9 @@ export async function retrying<T>(call: () => Promise<T>, options: RetryOptions)
       if (error instanceof AbortedError) throw error;
       const failure = classifyRpcError(error);
       if (failure.kind === 'range-too-large' && options.splitsRanges) throw error;
+      refusals = failure.kind === 'transient' && isNodeAnswer(error) ? refusals + 1 : 0;
+      if (options.splitsRanges && refusals >= REFUSALS_BEFORE_SPLIT)
+        throw new RepeatedRangeRefusalError(options.what, error);
       options.onError?.(error);
       const delay = Math.min(max, base * 2 ** Math.min(attempt, 16) * (failure.kind === 'rate-limited' ? 4 : 1));
       options.logger?.warn(

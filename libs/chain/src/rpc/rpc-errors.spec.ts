@@ -21,13 +21,26 @@ describe('classifyRpcError', () => {
       'nested cause',
       Object.assign(new Error('HTTP request failed'), { cause: rpc(-32000, 'exceed maximum block range: 2000') }),
     ],
+    [
+      'alchemy free tier',
+      rpc(
+        -32600,
+        'Under the Free tier plan, you can make eth_getLogs requests with up to a 10 block range. Based on your parameters, this block range should work: [0x9, 0x12]',
+      ),
+    ],
+    ['reth max results', rpc(-32602, 'query exceeds max results 20000, retry with the range 505-760')],
+    ['infura range limit', rpc(-32602, 'range 12000 exceeds limit of 10000')],
+    ['requested range', rpc(-32012, 'requested range too large')],
+    ['quicknode', rpc(-32614, 'eth_getLogs is limited to a 10,000 range')],
   ])('%s is a range problem', (_l, err) => {
     expect(classifyRpcError(err).kind).toBe('range-too-large');
   });
 
-  it('extracts the suggested range', () => {
+  it('extracts the suggested range, in brackets or as "retry with the range a-b"', () => {
     const f = classifyRpcError(rpc(-32602, 'try with this block range [0x10, 0x20]'));
     expect(f).toEqual({ kind: 'range-too-large', suggested: { from: 16, to: 32 } });
+    const reth = classifyRpcError(rpc(-32602, 'query exceeds max results 20000, retry with the range 505-760'));
+    expect(reth).toEqual({ kind: 'range-too-large', suggested: { from: 505, to: 760 } });
   });
 
   it("says how many times over the cap a refused answer was, however viem's error is wrapped", () => {

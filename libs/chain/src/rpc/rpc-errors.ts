@@ -12,11 +12,27 @@ export type RpcFailure =
   | { kind: 'rate-limited' }
   | { kind: 'transient' };
 
+/**
+ * An eth_getLogs over several blocks that the node refused again and again with an error this code does
+ * not know as a range refusal (a provider's new dialect): it is split like one, rather than asked for
+ * the same range forever.
+ */
+export class RepeatedRangeRefusalError extends Error {
+  constructor(what: string, cause: unknown) {
+    super(`${what} refused again and again`, { cause });
+    this.name = 'RepeatedRangeRefusalError';
+  }
+}
+
 const RANGE_PATTERNS = [
   /query returned more than \d+ results/i,
   /response (body )?(is )?too large/i,
   /response size (exceeded|should not)/i,
-  /block range (is )?too (large|wide)/i,
+  /range (is )?too (large|wide|big)/i,
+  /up to an? [\d,.]+k? block range/i,
+  /limited to an? [\d,.]+k? (block )?range/i,
+  /range [\d,]+ exceeds limit/i,
+  /exceeds max results/i,
   /range (limit )?exceeded/i,
   /exceed(s|ed)? (max(imum)? )?(block )?range/i,
   /too many (results|logs|blocks)/i,
@@ -28,8 +44,11 @@ const RANGE_PATTERNS = [
 /** Throttling, however it is coded: Infura, for one, sends -32005 "project ID request rate exceeded". */
 const RATE_LIMIT = /rate.?limit|rate exceeded|request count exceeded|too many requests/i;
 
-/** e.g. "-32602: ... try with this block range [0x10, 0x20]" (Alchemy, Infura style hints). */
-const SUGGESTION = /\[\s*(0x[0-9a-f]+|\d+)\s*,\s*(0x[0-9a-f]+|\d+)\s*\]/i;
+/**
+ * e.g. "-32602: ... try with this block range [0x10, 0x20]" (Alchemy, Infura style hints), or
+ * "query exceeds max results 20000, retry with the range 100-200" (reth).
+ */
+const SUGGESTION = /\[\s*(0x[0-9a-f]+|\d+)\s*,\s*(0x[0-9a-f]+|\d+)\s*\]|retry with the range (\d+)\s*-\s*(\d+)/i;
 
 function describe(error: unknown): { text: string; code?: number; status?: number; oversize?: number } {
   const parts: string[] = [];
@@ -81,14 +100,14 @@ export function isTimeout(error: unknown): boolean {
 }
 
 export function classifyRpcError(error: unknown): RpcFailure {
-  if (error instanceof SlowRangeError) return { kind: 'range-too-large' };
+  if (error instanceof SlowRangeError || error instanceof RepeatedRangeRefusalError) return { kind: 'range-too-large' };
   const { text, code, status, oversize } = describe(error);
   if (status === 429 || code === 429 || RATE_LIMIT.test(text)) {
     if (!/too many (results|logs|blocks)/i.test(text)) return { kind: 'rate-limited' };
   }
   if (code === -32005 || RANGE_PATTERNS.some((p) => p.test(text)) || (code === -32602 && SUGGESTION.test(text))) {
     const m = SUGGESTION.exec(text);
-    if (m) return { kind: 'range-too-large', suggested: { from: Number(m[1]), to: Number(m[2]) } };
+    if (m) return { kind: 'range-too-large', suggested: { from: Number(m[1] ?? m[3]), to: Number(m[2] ?? m[4]) } };
     return oversize === undefined ? { kind: 'range-too-large' } : { kind: 'range-too-large', oversize };
   }
   return { kind: 'transient' };
@@ -103,6 +122,11 @@ const STATE_UNAVAILABLE = [
   /state histories haven't been fully indexed/i,
   /required historical state/i,
 ];
+
+/** Whether the node answered with a JSON-RPC error (it has a code), rather than not answering at all. */
+export function isNodeAnswer(error: unknown): boolean {
+  return describe(error).code !== undefined;
+}
 
 /** A node that is not an archive node (or anvil past its in-memory window) cannot run calls at old blocks. */
 export function isStateUnavailable(error: unknown): boolean {
