@@ -83,6 +83,36 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
     expect(logView(log)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));
   });
 
+  it('waits at the poll interval for blocks a head from a replica ahead announced, instead of asking in a loop', async () => {
+    proxy.faults.failRate = 0;
+    proxy.faults.delayRate = 0;
+    const controller = new AbortController();
+    const follower = followerFor(f, proxy.url, { reorgDepth: 16, pollIntervalMs: 200 });
+    const running = follower.run(controller.signal).catch((e: unknown) => {
+      if (!(e instanceof AbortedError)) throw e;
+    });
+    try {
+      await caughtUp();
+      proxy.faults.headAheadBlocks = 2;
+      const before = { ...proxy.stats.calls };
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const asked = (method: string) => (proxy.stats.calls[method] ?? 0) - (before[method] ?? 0);
+      // about five polls in a second, each asking for the two blocks announced; a loop asks hundreds of times
+      expect(asked('eth_blockNumber')).toBeLessThanOrEqual(15);
+      expect(asked('eth_getBlockByNumber')).toBeLessThanOrEqual(30);
+      proxy.faults.headAheadBlocks = 0;
+      await buyOrder(sim, 1);
+      await caughtUp();
+    } finally {
+      proxy.faults.headAheadBlocks = 0;
+      controller.abort();
+      await running;
+    }
+    expect(logView(await readLogEnvelopes(f.eventLog))).toEqual(
+      await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock),
+    );
+  });
+
   it('detects a stalled fetch, reports it, restarts and catches up', async () => {
     proxy.faults.failRate = 0;
     proxy.faults.delayRate = 0;

@@ -12,6 +12,8 @@ export interface RpcFaults {
   delayMs: number;
   /** Serve a head this many blocks old and pretend newer blocks do not exist (a lagging node). */
   lagBlocks: number;
+  /** Report a head this many blocks ahead of the blocks served (the head from a replica ahead of the rest). */
+  headAheadBlocks: number;
   /** Calls of these methods never get an answer (a hung socket). */
   hangMethods: string[];
   /** Calls of these methods are answered with a JSON-RPC error, as a node with a full transaction pool answers. */
@@ -63,6 +65,7 @@ const NONE: RpcFaults = {
   delayRate: 0,
   delayMs: 0,
   lagBlocks: 0,
+  headAheadBlocks: 0,
   hangMethods: [],
   refuseMethods: [],
   receiptLagBlocks: 0,
@@ -125,6 +128,10 @@ export async function startRpcFaultProxy(
     }
     await state.beforeForward?.(req);
     const answered = await forward(req);
+    if (req.method === 'eth_blockNumber' && state.headAheadBlocks > 0) {
+      const head = Number((answered as { result: string }).result) + state.headAheadBlocks;
+      return { jsonrpc: '2.0', id: req.id, result: `0x${head.toString(16)}` };
+    }
     if (req.method === 'eth_getTransactionReceipt' && state.receiptLagBlocks > 0) {
       const receipt = (answered as { result?: { blockNumber: string } | null }).result;
       const head = (await forward({ id: 0, method: 'eth_blockNumber' })) as { result: string };

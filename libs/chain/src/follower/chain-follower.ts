@@ -82,14 +82,22 @@ export class ChainFollower {
         if (tracker.latest()) indexed = await this.reconcile(tracker, retry);
         indexed = await this.backfill(indexed + 1, head - this.options.reorgDepth, head, tracker, retry);
       } else if (head > indexed) {
-        indexed = await this.followHead(indexed, head, tracker, retry);
+        const reached = await this.followHead(indexed, head, tracker, retry);
+        // No block above ours yet, though the head is: it came from a replica ahead of the one serving
+        // blocks (a load-balanced URL). Waited for like a new head, not asked again at once.
+        if (reached === indexed) await this.idle(indexed, head, signal);
+        indexed = reached;
       } else {
         // A node behind our position (lagging or load-balanced) is waited for, never taken for a reorg.
-        this.options.onProgress?.({ phase: 'realtime', indexedBlock: indexed, headBlock: head, appended: 0 });
-        await (this.options.newHeads?.next(this.options.pollIntervalMs, signal) ??
-          sleep(this.options.pollIntervalMs, signal));
+        await this.idle(indexed, head, signal);
       }
     }
+  }
+
+  private async idle(indexed: number, head: number, signal: AbortSignal): Promise<void> {
+    this.options.onProgress?.({ phase: 'realtime', indexedBlock: indexed, headBlock: head, appended: 0 });
+    await (this.options.newHeads?.next(this.options.pollIntervalMs, signal) ??
+      sleep(this.options.pollIntervalMs, signal));
   }
 
   private async backfill(
