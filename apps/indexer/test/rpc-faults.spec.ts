@@ -1,8 +1,10 @@
 import pino from 'pino';
 import { Registry } from 'prom-client';
-import { AbortedError } from '@lottery/chain';
+import { AbortedError, LotteryRpc } from '@lottery/chain';
 import { buyOrder, createSimulationContext, simulateHistory, type SimulationContext } from '@lottery/contracts';
-import { startRpcFaultProxy, type RpcFaultProxy } from '@lottery/testing';
+import type { ChainEventEnvelope } from '@lottery/domain';
+import { createEventLog } from '@lottery/event-log';
+import { createTestDatabase, startRpcFaultProxy, type RpcFaultProxy } from '@lottery/testing';
 import { FollowerSupervisor } from '../src/follower-supervisor';
 import { createIndexerMetrics } from '../src/indexer-metrics';
 import { chainTruth, logView } from './support/chain-truth';
@@ -111,6 +113,59 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
     expect(logView(await readLogEnvelopes(f.eventLog))).toEqual(
       await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock),
     );
+  });
+
+  it("stores a drawing's edge as the chain has it when eth_call reaches a replica behind the drawing's block", async () => {
+    const head = await headOf(f.anvil.rpcUrl);
+    const initialized = (await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock)).filter(
+      (t) => t.type === 'NewDrawingInitialized',
+    );
+    const newest = initialized[initialized.length - 1].blockNumber;
+    // the replica answering eth_call lacks the newest drawing's block; the one serving logs has it
+    const lagging = await startRpcFaultProxy(f.anvil.rpcUrl, { callLagBlocks: head - newest + 1 });
+    const db = await createTestDatabase('indexer_faults_calls');
+    const log = createEventLog({ kind: 'postgres', databaseUrl: db.url, schema: 'lottery_log' });
+    const controller = new AbortController();
+    let running: Promise<void> | undefined;
+    try {
+      await log.init();
+      const follower = followerFor({ ...f, eventLog: log }, lagging.url, { reorgDepth: 16 });
+      running = follower.run(controller.signal).catch((e: unknown) => {
+        if (!(e instanceof AbortedError)) throw e;
+      });
+      // The drawing's block settles a drawing too: its tier payouts' calculator is read at that block
+      // first (refused, then read at the replica's head, where that drawing exists). Then the new
+      // drawing's edge: refused again and again while the replica lacks it, or read wrong and folded in.
+      await eventually(
+        async () => lagging.stats.callsAboveReplica >= 3 || ((await log.lastCheckpoint())?.blockNumber ?? -1) >= head,
+        'the new drawing asked again, or the log at the head',
+      );
+      // the replica catches up
+      lagging.faults.callLagBlocks = 0;
+      await eventually(async () => ((await log.lastCheckpoint())?.blockNumber ?? -1) >= head, `checkpoint at ${head}`);
+    } finally {
+      controller.abort();
+      await running;
+      await lagging.close();
+    }
+    const drawings = (await readLogEnvelopes(log)).filter(
+      (e): e is ChainEventEnvelope<'NewDrawingInitialized'> => e.type === 'NewDrawingInitialized',
+    );
+    await log.close();
+    await db.drop();
+    expect(drawings.map((d) => d.blockNumber)).toEqual(initialized.map((t) => t.blockNumber));
+    const chain = new LotteryRpc(f.anvil.rpcUrl, []);
+    for (const d of drawings) {
+      const state = await chain.drawingFacts(
+        f.deployment.addresses.jackpot,
+        BigInt(d.payload.drawingId),
+        d.blockNumber,
+      );
+      expect([d.payload.drawingId, d.payload.edgePerTicket]).toEqual([
+        d.payload.drawingId,
+        String(state.edgePerTicket),
+      ]);
+    }
   });
 
   it('detects a stalled fetch, reports it, restarts and catches up', async () => {

@@ -14,6 +14,11 @@ export interface RpcFaults {
   lagBlocks: number;
   /** Report a head this many blocks ahead of the blocks served (the head from a replica ahead of the rest). */
   headAheadBlocks: number;
+  /**
+   * eth_call goes to a replica this many blocks behind: asked at a block it lacks it answers "header not
+   * found" (as geth does), asked at `latest` it runs the call at its own head.
+   */
+  callLagBlocks: number;
   /** Calls of these methods never get an answer (a hung socket). */
   hangMethods: string[];
   /** Calls of these methods are answered with a JSON-RPC error, as a node with a full transaction pool answers. */
@@ -39,7 +44,14 @@ export interface RpcFaultProxy {
   url: string;
   faults: RpcFaults;
   /** Calls seen per method, and how many were failed on purpose. */
-  stats: { calls: Record<string, number>; injectedFailures: number; rangeRefusals: number; refusals: number };
+  stats: {
+    calls: Record<string, number>;
+    injectedFailures: number;
+    rangeRefusals: number;
+    refusals: number;
+    /** eth_calls at a block the lagging replica (callLagBlocks) did not have. */
+    callsAboveReplica: number;
+  };
   close(): Promise<void>;
 }
 
@@ -66,6 +78,7 @@ const NONE: RpcFaults = {
   delayMs: 0,
   lagBlocks: 0,
   headAheadBlocks: 0,
+  callLagBlocks: 0,
   hangMethods: [],
   refuseMethods: [],
   receiptLagBlocks: 0,
@@ -81,7 +94,13 @@ export async function startRpcFaultProxy(
 ): Promise<RpcFaultProxy> {
   const random = prng(seed);
   const state: RpcFaultProxy['faults'] = { ...NONE, ...faults };
-  const stats: RpcFaultProxy['stats'] = { calls: {}, injectedFailures: 0, rangeRefusals: 0, refusals: 0 };
+  const stats: RpcFaultProxy['stats'] = {
+    calls: {},
+    injectedFailures: 0,
+    rangeRefusals: 0,
+    refusals: 0,
+    callsAboveReplica: 0,
+  };
 
   const forward = async (req: RpcRequest): Promise<unknown> => {
     const res = await fetch(upstream, {
@@ -124,6 +143,18 @@ export async function startRpcFaultProxy(
           id: req.id,
           error: { code: -32000, message: `exceed maximum block range: ${state.maxLogRange}` },
         };
+      }
+    }
+    if (req.method === 'eth_call' && state.callLagBlocks > 0) {
+      const head = (await forward({ id: 0, method: 'eth_blockNumber' })) as { result: string };
+      const replicaHead = Number(head.result) - state.callLagBlocks;
+      const [call, block] = req.params ?? [];
+      if (block === undefined || block === 'latest') {
+        return forward({ ...req, params: [call, `0x${replicaHead.toString(16)}`] });
+      }
+      if (typeof block === 'string' && Number(block) > replicaHead) {
+        stats.callsAboveReplica++;
+        return { jsonrpc: '2.0', id: req.id, error: { code: -32000, message: 'header not found' } };
       }
     }
     await state.beforeForward?.(req);

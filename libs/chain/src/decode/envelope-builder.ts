@@ -31,7 +31,7 @@ export class EnvelopeBuilder {
     const envelopes = ours.map((log) => toEnvelope(this.chainId, log, times.get(hashOf(log)) as number));
     for (const e of envelopes) {
       if (e.type === 'NewDrawingInitialized' && e.address === this.jackpot) {
-        const facts = await this.drawingFacts(BigInt(e.payload.drawingId), e.blockNumber, retry);
+        const facts = await this.drawingFacts(BigInt(e.payload.drawingId), e.blockNumber, retry, true);
         e.payload.edgePerTicket = facts.edgePerTicket.toString();
       }
     }
@@ -73,11 +73,27 @@ export class EnvelopeBuilder {
     return kept;
   }
 
-  private async drawingFacts(drawingId: bigint, blockNumber: number, retry: Omit<RetryOptions, 'what'>) {
-    const facts = await retrying(() => this.rpc.drawingFacts(this.jackpot, drawingId, blockNumber), {
-      ...retry,
-      what: `getDrawingState(${drawingId})@${blockNumber}`,
-    });
+  /**
+   * `initialized`: the drawing exists at `blockNumber` (its NewDrawingInitialized is there). A node that
+   * answers with no such drawing is behind that block (a replica behind the one that served the log,
+   * asked at its head instead): its answer would store an edge of 0 in the log for good, so it is asked again.
+   */
+  private async drawingFacts(
+    drawingId: bigint,
+    blockNumber: number,
+    retry: Omit<RetryOptions, 'what'>,
+    initialized = false,
+  ) {
+    const facts = await retrying(
+      async () => {
+        const read = await this.rpc.drawingFacts(this.jackpot, drawingId, blockNumber);
+        if (initialized && read.payoutCalculator === zeroAddress) {
+          throw new Error(`the node does not know drawing ${drawingId} yet: it is behind block ${blockNumber}`);
+        }
+        return read;
+      },
+      { ...retry, what: `getDrawingState(${drawingId})@${blockNumber}` },
+    );
     // a drawing that does not exist (yet) names the zero address: nothing to remember
     if (facts.payoutCalculator !== zeroAddress) this.calculators.set(drawingId, facts.payoutCalculator);
     return facts;
