@@ -1,10 +1,13 @@
 import { encodeAbiParameters, type Hex } from 'viem';
 import { AbortedError, ChainFollower, LotteryRpc, TIER_PAYOUTS_TOPIC } from '@lottery/chain';
 import { simulateHistory } from '@lottery/contracts';
+import { createEventLog } from '@lottery/event-log';
+import { createTestDatabase } from '@lottery/testing';
 import pino from 'pino';
 import { chainTruth, logView } from './support/chain-truth';
 import {
   eventually,
+  followerFor,
   headOf,
   readLogEnvelopes,
   rpcCall,
@@ -19,15 +22,37 @@ jest.setTimeout(180_000);
  * own for `drawingId` (every tier paying `payout`): anyone can emit an event of that signature.
  */
 function tierPayoutsImpostor(drawingId: bigint, payout: bigint): Hex {
-  const data = encodeAbiParameters(
-    [{ type: 'uint256' }, { type: 'uint256[12]' }],
-    [drawingId, Array.from({ length: 12 }, () => payout) as never],
-  ).slice(2);
-  const words = data.match(/.{64}/g) ?? [];
+  const words = payoutWords(drawingId, payout);
   const hex2 = (n: number) => n.toString(16).padStart(4, '0');
   // PUSH32 word, PUSH2 offset, MSTORE for each word; then PUSH32 topic, PUSH2 size, PUSH1 0, LOG1, STOP
   const stores = words.map((word, i) => `7f${word}61${hex2(32 * i)}52`).join('');
   return `0x${stores}7f${TIER_PAYOUTS_TOPIC.slice(2)}61${hex2(32 * words.length)}6000a100`;
+}
+
+/**
+ * Creation code of a contract that, while being deployed, emits `count` such tier payouts in a loop: more
+ * in one block than an eth_getLogs answer may hold (viem refuses over 10 MB), for almost no cost.
+ */
+function tierPayoutsFlood(count: number): Hex {
+  const words = payoutWords(999_999n, 1n);
+  const hex2 = (n: number) => n.toString(16).padStart(4, '0');
+  const stores = words.map((word, i) => `7f${word}61${hex2(32 * i)}52`).join('');
+  const loop = stores.length / 2 + 3; // after the stores and PUSH2 count
+  // loop: JUMPDEST DUP1 ISZERO PUSH2 end JUMPI; PUSH32 topic PUSH2 size PUSH1 0 LOG1; PUSH1 1 SWAP1 SUB PUSH2 loop JUMP
+  const body = (end: number) =>
+    `5b8015${`61${hex2(end)}`}57` +
+    `7f${TIER_PAYOUTS_TOPIC.slice(2)}61${hex2(32 * words.length)}6000a1` +
+    `60019003${`61${hex2(loop)}`}56`;
+  const end = loop + body(0).length / 2;
+  return `0x${stores}61${hex2(count)}${body(end)}5b00`;
+}
+
+function payoutWords(drawingId: bigint, payout: bigint): string[] {
+  const data = encodeAbiParameters(
+    [{ type: 'uint256' }, { type: 'uint256[12]' }],
+    [drawingId, Array.from({ length: 12 }, () => payout) as never],
+  ).slice(2);
+  return data.match(/.{64}/g) ?? [];
 }
 
 describe("tier payouts: read from the drawing's payout calculator, wherever it is", () => {
@@ -81,5 +106,39 @@ describe("tier payouts: read from the drawing's payout calculator, wherever it i
     );
     // the chain's events of every lottery contract, the calculator's included
     expect(logView(log)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));
+  });
+  it('passes a block flooded with more tier payouts from anyone than an answer can hold', async () => {
+    const [from] = (await rpcCall(f.anvil.rpcUrl, 'eth_accounts')) as Hex[];
+    const flood = (await rpcCall(f.anvil.rpcUrl, 'eth_sendTransaction', [
+      { from, data: tierPayoutsFlood(12_000), gas: '0x55d4a80' },
+    ])) as Hex;
+    const receipt = await eventually(
+      async () => (await rpcCall(f.anvil.rpcUrl, 'eth_getTransactionReceipt', [flood])) as { logs: unknown[] } | null,
+      'the flood mined',
+    );
+    expect(receipt?.logs).toHaveLength(12_000);
+    await simulateHistory(f.anvil.rpcUrl, f.deployment, { seed: 43, rounds: 1, ticketsPerRound: 4 });
+
+    const db = await createTestDatabase('indexer_tier_payouts_flood');
+    const log = createEventLog({ kind: 'postgres', databaseUrl: db.url, schema: 'lottery_log' });
+    const controller = new AbortController();
+    let running: Promise<void> | undefined;
+    try {
+      await log.init();
+      const follower = followerFor({ ...f, eventLog: log }, f.anvil.rpcUrl, { reorgDepth: 8 });
+      running = follower.run(controller.signal).catch((e: unknown) => {
+        if (!(e instanceof AbortedError)) throw e;
+      });
+      const head = await headOf(f.anvil.rpcUrl);
+      await eventually(async () => ((await log.lastCheckpoint())?.blockNumber ?? -1) >= head, 'past the flood');
+      expect(logView(await readLogEnvelopes(log))).toEqual(
+        await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock),
+      );
+    } finally {
+      controller.abort();
+      await running;
+      await log.close();
+      await db.drop();
+    }
   });
 });

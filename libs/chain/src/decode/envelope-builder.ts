@@ -44,6 +44,11 @@ export class EnvelopeBuilder {
    */
   private async withoutForeignTierPayouts(logs: MinedLog[], retry: Omit<RetryOptions, 'what'>): Promise<MinedLog[]> {
     const kept: MinedLog[] = [];
+    // Drawings these logs name that do not exist: asked once per build, however many logs name them
+    // (anyone can emit thousands of tier payouts naming one).
+    const unknown = new Set<bigint>();
+    // one warning per impostor address and build, not one per log
+    const ignored = new Map<Hex, { logs: number; firstBlock: number; drawingId: bigint; calculator: Hex }>();
     for (const log of logs) {
       if (log.topics[0]?.toLowerCase() !== TIER_PAYOUTS_TOPIC) {
         kept.push(log);
@@ -59,16 +64,27 @@ export class EnvelopeBuilder {
         );
         continue;
       }
-      const calculator =
-        this.calculators.get(drawingId) ??
-        (await this.drawingFacts(drawingId, Number(log.blockNumber), retry)).payoutCalculator;
+      const calculator = unknown.has(drawingId)
+        ? zeroAddress
+        : (this.calculators.get(drawingId) ??
+          (await this.drawingFacts(drawingId, Number(log.blockNumber), retry)).payoutCalculator);
+      if (calculator === zeroAddress) unknown.add(drawingId);
       if (calculator === log.address.toLowerCase()) kept.push(log);
       else {
-        retry.logger?.warn(
-          { address: log.address, block: Number(log.blockNumber), drawingId: String(drawingId), calculator },
-          "tier payouts not from the drawing's payout calculator ignored",
-        );
+        const seen = ignored.get(log.address) ?? {
+          logs: 0,
+          firstBlock: Number(log.blockNumber),
+          drawingId,
+          calculator,
+        };
+        ignored.set(log.address, { ...seen, logs: seen.logs + 1 });
       }
+    }
+    for (const [address, { logs: count, firstBlock, drawingId, calculator }] of ignored) {
+      retry.logger?.warn(
+        { address, logs: count, firstBlock, drawingId: String(drawingId), calculator },
+        "tier payouts not from the drawing's payout calculator ignored",
+      );
     }
     return kept;
   }
@@ -95,7 +111,10 @@ export class EnvelopeBuilder {
       { ...retry, what: `getDrawingState(${drawingId})@${blockNumber}` },
     );
     // a drawing that does not exist (yet) names the zero address: nothing to remember
-    if (facts.payoutCalculator !== zeroAddress) this.calculators.set(drawingId, facts.payoutCalculator);
+    if (facts.payoutCalculator !== zeroAddress) {
+      this.calculators.set(drawingId, facts.payoutCalculator);
+      this.rpc.knowCalculator(facts.payoutCalculator);
+    }
     return facts;
   }
 

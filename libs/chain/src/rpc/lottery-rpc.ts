@@ -2,7 +2,7 @@ import { createPublicClient, http, toEventSelector, type Hex, type PublicClient 
 import { lotteryEventsAbi } from '../abi/lottery-events.abi';
 import { drawingStateAbi } from '../abi/lottery-functions.abi';
 import type { MinedLog } from '../decode/log-decoder';
-import { isStateUnavailable } from './rpc-errors';
+import { classifyRpcError, isStateUnavailable } from './rpc-errors';
 
 export interface RpcBlock {
   number: number;
@@ -85,6 +85,8 @@ function toLog(raw: RawLog): MinedLog {
  */
 export class LotteryRpc {
   readonly client: PublicClient;
+  /** The payout calculators drawings named so far (EnvelopeBuilder tells): see `logsOf`. */
+  private readonly calculators = new Set<Hex>();
 
   constructor(
     rpcUrl: string,
@@ -124,12 +126,25 @@ export class LotteryRpc {
     return this.logsOf({ blockHash });
   }
 
+  /** A drawing named this payout calculator: its tier payouts are asked for by address when anyone's are too many. */
+  knowCalculator(address: Hex): void {
+    this.calculators.add(address.toLowerCase() as Hex);
+  }
+
   private async logsOf(where: { fromBlock: Hex; toBlock: Hex } | { blockHash: Hex }): Promise<MinedLog[]> {
     const getLogs = (filter: object) =>
       this.client.request({ method: 'eth_getLogs', params: [{ ...filter, ...where }] }) as unknown as Promise<RawLog[]>;
+    const oneBlock = 'blockHash' in where || where.fromBlock === where.toBlock;
     const [ours, payouts] = await Promise.all([
       getLogs({ address: this.addresses, topics: [TOPICS] }),
-      getLogs({ topics: [TIER_PAYOUTS_TOPIC] }),
+      getLogs({ topics: [TIER_PAYOUTS_TOPIC] }).catch((error: unknown) => {
+        // Anyone can emit tier payouts, cheaply: more in one block than an answer can hold would stop
+        // the indexer at that block for good (a block cannot be split). Only the calculators drawings
+        // name count (EnvelopeBuilder), so that block's are asked for from them.
+        if (!oneBlock || classifyRpcError(error).kind !== 'range-too-large') throw error;
+        const known = [...this.calculators];
+        return known.length === 0 ? [] : getLogs({ address: known, topics: [TIER_PAYOUTS_TOPIC] });
+      }),
     ]);
     return merged(ours, payouts);
   }
