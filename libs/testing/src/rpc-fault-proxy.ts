@@ -19,6 +19,12 @@ export interface RpcFaults {
    * found" (as geth does), asked at `latest` it runs the call at its own head.
    */
   callLagBlocks: number;
+  /**
+   * eth_getLogs, and the rest of its JSON-RPC batch, go to a replica this many blocks behind: its logs
+   * stop at its head (with no error, as a node answers for blocks it has not seen) and its headers above
+   * it are null.
+   */
+  logsLagBlocks: number;
   /** Calls of these methods never get an answer (a hung socket). */
   hangMethods: string[];
   /** Calls of these methods are answered with a JSON-RPC error, as a node with a full transaction pool answers. */
@@ -51,6 +57,8 @@ export interface RpcFaultProxy {
     refusals: number;
     /** eth_calls at a block the lagging replica (callLagBlocks) did not have. */
     callsAboveReplica: number;
+    /** eth_getLogs reaching above the lagging replica's head (logsLagBlocks), answered in part. */
+    logsAboveReplica: number;
   };
   close(): Promise<void>;
 }
@@ -79,6 +87,7 @@ const NONE: RpcFaults = {
   lagBlocks: 0,
   headAheadBlocks: 0,
   callLagBlocks: 0,
+  logsLagBlocks: 0,
   hangMethods: [],
   refuseMethods: [],
   receiptLagBlocks: 0,
@@ -100,6 +109,7 @@ export async function startRpcFaultProxy(
     rangeRefusals: 0,
     refusals: 0,
     callsAboveReplica: 0,
+    logsAboveReplica: 0,
   };
 
   const forward = async (req: RpcRequest): Promise<unknown> => {
@@ -115,6 +125,23 @@ export async function startRpcFaultProxy(
   const laggedHead = async (): Promise<number> => {
     const head = (await forward({ id: 0, method: 'eth_blockNumber' })) as { result: string };
     return Math.max(0, Number(head.result) - state.lagBlocks);
+  };
+
+  /** A call of a batch the replica `replicaHead` serves (logsLagBlocks). */
+  const answerBehind = async (req: RpcRequest, replicaHead: number): Promise<unknown> => {
+    const [first] = req.params ?? [];
+    if (req.method === 'eth_getBlockByNumber' && Number(first) > replicaHead) {
+      return { jsonrpc: '2.0', id: req.id, result: null };
+    }
+    const filter = (first ?? {}) as { fromBlock?: string; toBlock?: string };
+    if (req.method === 'eth_getLogs' && filter.toBlock !== undefined && Number(filter.toBlock) > replicaHead) {
+      stats.logsAboveReplica++;
+      if (filter.fromBlock !== undefined && Number(filter.fromBlock) > replicaHead) {
+        return { jsonrpc: '2.0', id: req.id, result: [] };
+      }
+      return forward({ ...req, params: [{ ...filter, toBlock: `0x${replicaHead.toString(16)}` }] });
+    }
+    return answer(req);
   };
 
   const answer = async (req: RpcRequest): Promise<unknown> => {
@@ -186,7 +213,12 @@ export async function startRpcFaultProxy(
       res.writeHead(500, { 'content-type': 'text/plain' }).end('injected failure');
       return;
     }
-    const answers = await Promise.all(calls.map(answer));
+    const behind =
+      state.logsLagBlocks > 0 && calls.some((c) => c.method === 'eth_getLogs')
+        ? Number(((await forward({ id: 0, method: 'eth_blockNumber' })) as { result: string }).result) -
+          state.logsLagBlocks
+        : null;
+    const answers = await Promise.all(calls.map((c) => (behind === null ? answer(c) : answerBehind(c, behind))));
     const lost = calls.find((c) => state.loseAnswerOf.includes(c.method));
     if (lost) {
       state.loseAnswerOf.splice(state.loseAnswerOf.indexOf(lost.method), 1);

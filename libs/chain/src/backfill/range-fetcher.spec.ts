@@ -1,5 +1,7 @@
 import fc from 'fast-check';
+import type { Hex } from 'viem';
 import type { MinedLog } from '../decode/log-decoder';
+import type { RangeLogs, RpcBlock } from '../rpc/lottery-rpc';
 import { BlockRangePlanner } from './block-range-planner';
 import { fetchRanges, type FetchedRange } from './range-fetcher';
 
@@ -9,6 +11,13 @@ import { fetchRanges, type FetchedRange } from './range-fetcher';
  * viem's error does when the node sent a Content-Length (anvil does). Calls are recorded; each answers
  * on a later tick, or when the test releases it.
  */
+const header = (n: number): RpcBlock => ({
+  number: n,
+  hash: `0x${n.toString(16)}` as Hex,
+  parentHash: `0x${(n - 1).toString(16)}` as Hex,
+  timestamp: n,
+});
+
 class DenseNode {
   readonly calls: { from: number; to: number; refused: boolean; concurrent: number }[] = [];
   private inFlight = 0;
@@ -21,7 +30,7 @@ class DenseNode {
     private readonly reportsSize = false,
   ) {}
 
-  async logsInRange(from: number, to: number): Promise<MinedLog[]> {
+  async logsInRange(from: number, to: number): Promise<RangeLogs> {
     this.inFlight++;
     try {
       const count = this.density.slice(from, to + 1).reduce((a, b) => a + b, 0);
@@ -39,7 +48,7 @@ class DenseNode {
       for (let b = from; b <= to; b++)
         for (let i = 0; i < (this.density[b] ?? 0); i++)
           logs.push({ blockNumber: BigInt(b), logIndex: i } as unknown as MinedLog);
-      return logs;
+      return { logs, first: header(from), last: header(to) };
     } finally {
       this.inFlight--;
     }

@@ -1,13 +1,12 @@
-import type { MinedLog } from '../decode/log-decoder';
-import type { LotteryRpc } from '../rpc/lottery-rpc';
+import type { LotteryRpc, RangeLogs } from '../rpc/lottery-rpc';
 import { classifyRpcError, isTimeout, SlowRangeError, type RpcFailure } from '../rpc/rpc-errors';
 import { retrying, sleep, type RetryOptions } from '../rpc/retry';
 import type { BlockRangePlanner } from './block-range-planner';
 
-export interface FetchedRange {
+/** A range's logs, with the headers of its first and last blocks as the node that gave them has them. */
+export interface FetchedRange extends RangeLogs {
   from: number;
   to: number;
-  logs: MinedLog[];
 }
 
 export interface RangeFetcherOptions {
@@ -15,7 +14,7 @@ export interface RangeFetcherOptions {
   retry: Omit<RetryOptions, 'what'>;
 }
 
-type Outcome = { kind: 'logs'; logs: MinedLog[] } | { kind: 'too-large'; firstSpan: number };
+type Outcome = { kind: 'logs'; range: RangeLogs } | { kind: 'too-large'; firstSpan: number };
 
 /** Blocks not yet yielded: one eth_getLogs call in flight, or a stretch still to plan. */
 interface Slot {
@@ -54,7 +53,7 @@ export async function* fetchRanges(
     try {
       const outcome = await fetchOnce(rpc, start, end, options.retry);
       if (outcome.kind === 'logs') {
-        planner.recordSuccess(end - start + 1, outcome.logs.length);
+        planner.recordSuccess(end - start + 1, outcome.range.logs.length);
         refusedSinceSuccess = false;
         provenSpan = end - start + 1;
         return outcome;
@@ -101,7 +100,7 @@ export async function* fetchRanges(
     const outcome = await first.fetch;
     if (outcome.kind === 'logs') {
       slots.shift();
-      yield { from: first.from, to: first.to, logs: outcome.logs };
+      yield { from: first.from, to: first.to, ...outcome.range };
     } else {
       // never the whole range again: the first stretch is the planner's smaller span
       const mid = Math.min(first.to - 1, first.from + outcome.firstSpan - 1);
@@ -116,15 +115,15 @@ async function fetchOnce(
   from: number,
   to: number,
   retry: Omit<RetryOptions, 'what'>,
-): Promise<{ kind: 'logs'; logs: MinedLog[] } | { kind: 'too-large'; hint?: number; estimate?: number }> {
+): Promise<{ kind: 'logs'; range: RangeLogs } | { kind: 'too-large'; hint?: number; estimate?: number }> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const logs = await retrying(() => logsInTime(rpc, from, to), {
+      const range = await retrying(() => logsInTime(rpc, from, to), {
         ...retry,
         what: `eth_getLogs ${from}-${to}`,
         splitsRanges: true,
       });
-      return { kind: 'logs', logs };
+      return { kind: 'logs', range };
     } catch (error) {
       const failure = classifyRpcError(error);
       if (failure.kind !== 'range-too-large') throw error;
@@ -154,7 +153,7 @@ function refusalHint(
 }
 
 /** A multi-block range that times out is split rather than asked again (see SlowRangeError). */
-async function logsInTime(rpc: Pick<LotteryRpc, 'logsInRange'>, from: number, to: number): Promise<MinedLog[]> {
+async function logsInTime(rpc: Pick<LotteryRpc, 'logsInRange'>, from: number, to: number): Promise<RangeLogs> {
   try {
     return await rpc.logsInRange(from, to);
   } catch (error) {

@@ -112,8 +112,13 @@ export class ChainFollower {
       concurrency: this.options.concurrency,
       retry,
     })) {
+      // Ranges are read by number: one that does not continue the blocks before it (the chain
+      // reorganised under the backfill) ends the backfill there, and the follower's reconcile undoes
+      // what it appended of the old chain, or stops with DeepReorgError if that reaches below what it tracks.
+      const parent = tracker.hashAt(range.from - 1);
+      if (parent !== undefined && range.first.parentHash !== parent) break;
       const events = await this.builder.build(range.logs, retry);
-      const end = await this.requireBlock(range.to, retry);
+      const end = range.last;
       for (const e of events) {
         if (e.blockNumber > (tracker.latest()?.number ?? -1))
           tracker.push({ number: e.blockNumber, hash: e.blockHash });

@@ -33,6 +33,15 @@ interface RawBlock {
 
 const TOPICS = lotteryEventsAbi.map((e) => toEventSelector(e));
 
+/** A range's logs with the headers of its first and last blocks, all as one node has them. */
+export interface RangeLogs {
+  logs: MinedLog[];
+  first: RpcBlock;
+  last: RpcBlock;
+}
+
+const hexNumber = (n: number): Hex => `0x${n.toString(16)}`;
+
 /**
  * The tier payouts come from the payout calculator the Jackpot names for each drawing (it can be
  * replaced, and the real deployment's is not a fixed, published address): they are asked for from any
@@ -89,12 +98,23 @@ export class LotteryRpc {
   private readonly calculators = new Set<Hex>();
 
   constructor(
-    rpcUrl: string,
+    private readonly rpcUrl: string,
     private readonly addresses: Hex[],
-    options: { timeoutMs?: number } = {},
+    private readonly options: { timeoutMs?: number } = {},
   ) {
     this.client = createPublicClient({
       transport: http(rpcUrl, { timeout: options.timeoutMs ?? 20_000, retryCount: 0 }),
+    });
+  }
+
+  /**
+   * A client of its own for calls that must reach one node together: what is asked of it in one tick
+   * goes as one JSON-RPC batch, which a load balancer hands to one of its nodes. Its own, so the calls
+   * of other ranges in flight never join (and swell) the batch.
+   */
+  private batch(): PublicClient {
+    return createPublicClient({
+      transport: http(this.rpcUrl, { timeout: this.options.timeoutMs ?? 20_000, retryCount: 0, batch: true }),
     });
   }
 
@@ -116,9 +136,69 @@ export class LotteryRpc {
     return toBlock(raw as RawBlock | null);
   }
 
-  /** The lottery's logs of blocks `from`..`to`, with every tier-payout log of them (TIER_PAYOUTS_TOPIC). */
-  async logsInRange(from: number, to: number): Promise<MinedLog[]> {
-    return this.logsOf({ fromBlock: `0x${from.toString(16)}`, toBlock: `0x${to.toString(16)}` });
+  /**
+   * The lottery's logs of blocks `from`..`to`, with every tier-payout log of them (TIER_PAYOUTS_TOPIC),
+   * and the two blocks' headers, all of one chain: refused (and retried) when
+   * - the node that answered an eth_getLogs has not seen `to`: a replica behind the one that gave the
+   *   head answers only the logs it has, so each eth_getLogs goes in one batch with the header of `to`;
+   * - the chain changed while they were read: the headers are read before the logs and again after.
+   */
+  async logsInRange(from: number, to: number): Promise<RangeLogs> {
+    const where = { fromBlock: hexNumber(from), toBlock: hexNumber(to) };
+    const ends = async () => {
+      const batch = this.batch();
+      const [first, last] = await Promise.all([this.header(batch, from), this.header(batch, to)]);
+      if (!first || !last) throw new Error(`the node does not have blocks ${from}-${to} yet`);
+      return { first, last };
+    };
+    const withEnd = async (filter: object) => {
+      const batch = this.batch();
+      const [logs, last] = await Promise.all([
+        batch.request({ method: 'eth_getLogs', params: [{ ...filter, ...where }] }) as unknown as Promise<RawLog[]>,
+        this.header(batch, to),
+      ]);
+      if (!last) throw new Error(`the node that answered eth_getLogs ${from}-${to} does not have block ${to} yet`);
+      return { logs, last };
+    };
+    const before = await ends();
+    const [ours, payouts] = await Promise.all([
+      withEnd({ address: this.addresses, topics: [TOPICS] }),
+      withEnd({ topics: [TIER_PAYOUTS_TOPIC] }).catch((error: unknown) =>
+        this.floodedPayouts(error, from === to, (filter) => withEnd(filter)),
+      ),
+    ]);
+    const after = await ends();
+    const { first, last } = before;
+    const ended = [ours.last, after.last, ...('last' in payouts ? [payouts.last] : [])];
+    const outside = [...ours.logs, ...payouts.logs].some(
+      (l) =>
+        (Number(l.blockNumber) === to && l.blockHash.toLowerCase() !== last.hash) ||
+        (Number(l.blockNumber) === from && l.blockHash.toLowerCase() !== first.hash),
+    );
+    if (after.first.hash !== first.hash || ended.some((b) => b.hash !== last.hash) || outside) {
+      throw new Error(`the chain changed while blocks ${from}-${to} were read`);
+    }
+    return { logs: merged(ours.logs, payouts.logs), first, last };
+  }
+
+  private async header(client: PublicClient, n: number): Promise<RpcBlock | null> {
+    const raw = await client.request({ method: 'eth_getBlockByNumber', params: [hexNumber(n), false] });
+    return toBlock(raw as RawBlock | null);
+  }
+
+  /**
+   * Anyone can emit tier payouts, cheaply: more in one block than an answer can hold would stop the
+   * indexer at that block for good (a block cannot be split). Only the calculators drawings name count
+   * (EnvelopeBuilder), so that block's are asked for from them.
+   */
+  private async floodedPayouts<T extends { logs: RawLog[] }>(
+    error: unknown,
+    oneBlock: boolean,
+    ask: (filter: object) => Promise<T>,
+  ): Promise<T | { logs: RawLog[] }> {
+    if (!oneBlock || classifyRpcError(error).kind !== 'range-too-large') throw error;
+    const known = [...this.calculators];
+    return known.length === 0 ? { logs: [] } : ask({ address: known, topics: [TIER_PAYOUTS_TOPIC] });
   }
 
   /** The lottery's logs of one block, with every tier-payout log of it. */
@@ -131,22 +211,18 @@ export class LotteryRpc {
     this.calculators.add(address.toLowerCase() as Hex);
   }
 
-  private async logsOf(where: { fromBlock: Hex; toBlock: Hex } | { blockHash: Hex }): Promise<MinedLog[]> {
-    const getLogs = (filter: object) =>
-      this.client.request({ method: 'eth_getLogs', params: [{ ...filter, ...where }] }) as unknown as Promise<RawLog[]>;
-    const oneBlock = 'blockHash' in where || where.fromBlock === where.toBlock;
+  private async logsOf(where: { blockHash: Hex }): Promise<MinedLog[]> {
+    const getLogs = async (filter: object) => ({
+      logs: (await this.client.request({
+        method: 'eth_getLogs',
+        params: [{ ...filter, ...where }],
+      })) as unknown as RawLog[],
+    });
     const [ours, payouts] = await Promise.all([
       getLogs({ address: this.addresses, topics: [TOPICS] }),
-      getLogs({ topics: [TIER_PAYOUTS_TOPIC] }).catch((error: unknown) => {
-        // Anyone can emit tier payouts, cheaply: more in one block than an answer can hold would stop
-        // the indexer at that block for good (a block cannot be split). Only the calculators drawings
-        // name count (EnvelopeBuilder), so that block's are asked for from them.
-        if (!oneBlock || classifyRpcError(error).kind !== 'range-too-large') throw error;
-        const known = [...this.calculators];
-        return known.length === 0 ? [] : getLogs({ address: known, topics: [TIER_PAYOUTS_TOPIC] });
-      }),
+      getLogs({ topics: [TIER_PAYOUTS_TOPIC] }).catch((error: unknown) => this.floodedPayouts(error, true, getLogs)),
     ]);
-    return merged(ours, payouts);
+    return merged(ours.logs, payouts.logs);
   }
 
   /**
