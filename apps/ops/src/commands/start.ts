@@ -229,6 +229,7 @@ export async function runStart(o: StartOptions): Promise<void> {
 
     const watching = new AbortController();
     void stopped.then(() => watching.abort());
+    supervisor.failed.catch(() => watching.abort());
     await waitUntilReady(
       {
         indexerMetrics: `http://127.0.0.1:${metricsPorts.indexer}/metrics`,
@@ -243,7 +244,8 @@ export async function runStart(o: StartOptions): Promise<void> {
       else say(`ready in ${seconds.toFixed(1)} s: ${apiUrl}/health/ready answers 200`);
       await localChain?.startLive(sayChain);
     }
-    sayStopping(await stopped);
+    // an app given up on ends the start with its error (after the cleanup below)
+    sayStopping(await Promise.race([stopped, supervisor.failed]));
   } finally {
     await cleanUp();
     writeState({ pids: {} }, dir);

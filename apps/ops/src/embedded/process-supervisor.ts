@@ -1,6 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync } from 'node:fs';
 import { appNodeArgs, type Logger } from '@lottery/telemetry';
+import { appProcessEnvironment } from '../instance/pipeline-config';
+
+/** An app that exits this soon after starting, this many times in a row, is not started again. */
+const QUICK_EXIT_MS = 10_000;
+const QUICK_EXITS_BEFORE_GIVING_UP = 5;
 
 export interface AppProcess {
   name: string;
@@ -10,29 +15,44 @@ export interface AppProcess {
 /**
  * Runs the apps (indexer, projector, api) as child processes, the same entry points production runs,
  * each logging to its own file, restarts one that dies unexpectedly, and stops them all with SIGTERM
- * (then SIGKILL after a grace period).
+ * (then SIGKILL after a grace period). An app that keeps exiting right after it starts (a configuration
+ * it refuses) is given up on: `failed` rejects, naming it and its log.
  */
 export class ProcessSupervisor {
   private readonly apps = new Map<string, AppProcess>();
+  private readonly quickExits = new Map<string, number>();
   private stopping = false;
+  private giveUp: (error: Error) => void = () => undefined;
+  /** Rejects when an app is given up on; never resolves. */
+  readonly failed = new Promise<never>((_resolve, reject) => (this.giveUp = reject));
 
   /** `onStarted` hears of every (re)start, e.g. to keep the pids the other ops commands signal current. */
   constructor(
     private readonly logger: Logger,
     private readonly onStarted: () => void = () => undefined,
-  ) {}
+  ) {
+    this.failed.catch(() => undefined);
+  }
 
   start(name: string, entry: string, env: NodeJS.ProcessEnv, logFile: string): void {
     const log = openSync(logFile, 'a');
     const child = spawn(process.execPath, appNodeArgs(entry), {
-      env: { ...process.env, ...env },
+      env: appProcessEnvironment(process.env, env),
       // The IPC channel lets the app notice when this supervisor is gone (see stopWhenParentExits).
       stdio: ['ignore', log, log, 'ipc'],
     });
+    const startedAt = Date.now();
     this.apps.set(name, { name, child });
     this.onStarted();
     child.once('exit', (code, signal) => {
       if (this.stopping) return;
+      const quick = Date.now() - startedAt < QUICK_EXIT_MS ? (this.quickExits.get(name) ?? 0) + 1 : 0;
+      this.quickExits.set(name, quick);
+      if (quick >= QUICK_EXITS_BEFORE_GIVING_UP) {
+        this.logger.error({ app: name, code, signal, log: logFile }, 'app keeps exiting at start; not restarted');
+        this.giveUp(new Error(`the ${name} exited ${quick} times in a row right after starting: see ${logFile}`));
+        return;
+      }
       this.logger.error({ app: name, code, signal, log: logFile }, 'app exited unexpectedly, restarting in 2s');
       setTimeout(() => !this.stopping && this.start(name, entry, env, logFile), 2_000).unref();
     });

@@ -73,6 +73,40 @@ function eventLogEnv(s: PipelineSettings): NodeJS.ProcessEnv {
     : { EVENT_LOG: 'postgres', DATABASE_URL: s.databaseUrl };
 }
 
+/**
+ * Every variable `appEnvironments` may give an app. An app's process inherits the operator's environment
+ * without them: one left out on purpose (the API's chain variables, when no signer is known) must not
+ * come back from the shell that ran `ops start`, where the indexer's are set.
+ */
+export const PIPELINE_VARIABLES = [
+  'EVENT_LOG',
+  'KAFKA_BROKERS',
+  'KAFKA_TOPIC_PREFIX',
+  'DATABASE_URL',
+  'RPC_URL',
+  'RPC_WS_URL',
+  'CHAIN_ID',
+  'START_BLOCK',
+  'JACKPOT_ADDRESS',
+  'LP_MANAGER_ADDRESS',
+  'PAYOUT_CALCULATOR_ADDRESS',
+  'RANDOM_TICKET_BUYER_ADDRESS',
+  'DAILY_POOL_ADDRESS',
+  'OPERATOR_PRIVATE_KEY',
+  'METRICS_PORT',
+  'READY_MAX_LAG_EVENTS',
+  'PORT',
+  'REDIS_URL',
+  'PIPELINE_READY_URLS',
+] as const;
+
+/** An app's process environment: the operator's, less the pipeline's variables, plus the app's own. */
+export function appProcessEnvironment(inherited: NodeJS.ProcessEnv, own: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env = { ...inherited };
+  for (const name of PIPELINE_VARIABLES) delete env[name];
+  return { ...env, ...own };
+}
+
 /** The environment of each app, exactly the variables its config schema reads. */
 export function appEnvironments(s: PipelineSettings): Record<'indexer' | 'projector' | 'api', NodeJS.ProcessEnv> {
   const c = s.chain.contracts;

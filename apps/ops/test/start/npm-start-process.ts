@@ -41,6 +41,15 @@ export class NpmProcess {
     clearTimeout(timer);
   }
 
+  /** Resolves once npm has exited by itself; fails after `timeoutMs`. */
+  async exited(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.child.exitCode === null && this.child.signalCode === null) {
+      if (Date.now() > deadline) throw new Error(`npm still running after ${timeoutMs} ms:\n${this.output()}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   output(): string {
     return `--- stdout\n${this.stdout.slice(-6_000)}\n--- stderr\n${this.stderr.slice(-6_000)}`;
   }

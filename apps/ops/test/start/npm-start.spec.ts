@@ -297,6 +297,33 @@ describe('npm start on a fresh checkout', () => {
           },
           STOPPING_JSON,
         );
+
+        // The same shell without a signer: the API must not take the indexer's chain variables for an
+        // incomplete partner configuration of its own. It serves; its partner API is not configured.
+        const unsigned = { ...env, RANDOM_TICKET_BUYER_ADDRESS: '', OPERATOR_PRIVATE_KEY: '' };
+        const again = new NpmProcess(checkout.dir, ['start', '--silent', '--', '--json'], unsigned);
+        await whileRunning(
+          again,
+          checkout.dir,
+          port,
+          async () => {
+            await readyEvent(again);
+            const partner = await fetch(`http://127.0.0.1:${port}/api/v1/giveaways/partner-free-tickets/${WALLET}`);
+            expect(partner.status).toBe(503);
+          },
+          STOPPING_JSON,
+        );
+
+        // An app that refuses its configuration is not restarted forever: the start ends, naming it.
+        const refused = new NpmProcess(checkout.dir, ['start', '--silent', '--', '--json'], {
+          ...env,
+          PARTNER_JOB_TIMEOUT_MS: '5',
+        });
+        const error = JSON.parse((await refused.waitFor(/^\{"event":"error".*$/m, 120_000))[0]) as { error: string };
+        expect(error.error).toMatch(/^the api exited 5 times in a row right after starting: see .*api\.log$/);
+        await refused.exited(30_000);
+        expect(refused.child.exitCode).toBe(1);
+        expect(processesOf(checkout.dir)).toEqual([]);
       } finally {
         await chain.interrupt(30_000);
         expect(processesOf(chainCheckout.dir)).toEqual([]);

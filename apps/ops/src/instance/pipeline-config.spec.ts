@@ -1,0 +1,46 @@
+import { appEnvironments, appProcessEnvironment, PIPELINE_VARIABLES, type PipelineSettings } from './pipeline-config';
+
+/** Settings with everything configured: every variable appEnvironments knows is given to some app. */
+const everything: PipelineSettings = {
+  chain: {
+    rpcUrl: 'https://rpc.example',
+    wsUrl: 'wss://rpc.example',
+    chainId: 8453,
+    startBlock: 100,
+    contracts: {
+      jackpot: '0x01',
+      lpManager: '0x02',
+      payoutCalculator: '0x03',
+      randomTicketBuyer: '0x04',
+      dailyTicketPool: '0x05',
+    },
+    operatorPrivateKey: '0xkey',
+  },
+  databaseUrl: 'postgres://db/lottery',
+  kafkaBrokers: 'kafka:9092',
+  kafkaTopicPrefix: 'lottery',
+  redisUrl: 'redis://redis',
+  apiPort: 3000,
+  metricsPorts: { indexer: 9464, projector: 9465 },
+};
+
+describe('app process environments', () => {
+  it('knows every variable appEnvironments gives any app', () => {
+    const given = Object.values(appEnvironments(everything)).flatMap((env) => Object.keys(env));
+    expect(given.filter((name) => !(PIPELINE_VARIABLES as readonly string[]).includes(name))).toEqual([]);
+  });
+
+  it("keeps the operator's other variables, never the pipeline's an app was not given", () => {
+    // the operator's shell names a real chain (for the indexer), with no signer: the API gets no chain
+    const operator = {
+      RPC_URL: 'https://rpc.example',
+      CHAIN_ID: '8453',
+      OPERATOR_PRIVATE_KEY: '0xkey',
+      LOG_LEVEL: 'debug',
+    };
+    const api = appEnvironments({ ...everything, chain: { ...everything.chain, operatorPrivateKey: undefined } }).api;
+    const env = appProcessEnvironment(operator, api);
+    expect(env).toMatchObject({ LOG_LEVEL: 'debug', DATABASE_URL: 'postgres://db/lottery', PORT: '3000' });
+    expect([env['RPC_URL'], env['CHAIN_ID'], env['OPERATOR_PRIVATE_KEY']]).toEqual([undefined, undefined, undefined]);
+  });
+});
