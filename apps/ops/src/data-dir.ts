@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
 
 /**
@@ -22,6 +23,8 @@ export interface InstanceState {
   demoApiKey?: string;
   demoPartnerKey?: string;
   pids?: Record<string, number>;
+  /** The local chain's anvil (`ops start` runs it beside the apps, not under the supervisor). */
+  anvilPid?: number;
 }
 
 /** `DATA_DIR`, else `.data/` at the repository root; an empty `DATA_DIR` counts as unset (never the current folder). */
@@ -39,13 +42,57 @@ export function readState(dir = dataDir()): InstanceState {
 }
 
 /**
- * The instance's recorded processes that are still alive, as `name (pid n)`; never this process (in a
- * container every start is pid 1, and a start after an unclean stop finds itself recorded).
+ * The instance's recorded processes that are still alive, as `name (pid n)`, and the servers it runs
+ * from its folder (leftServers); never this process (in a container every start is pid 1, and a start
+ * after an unclean stop finds itself recorded).
  */
 export function liveProcesses(dir = dataDir()): string[] {
-  return Object.entries(readState(dir).pids ?? {})
+  return Object.entries({ ...readState(dir).pids, ...leftServers(dir) })
     .filter(([, pid]) => pid !== process.pid && isAlive(pid))
     .map(([name, pid]) => `${name} (pid ${pid})`);
+}
+
+/** Whether the recorded `ops start` of the instance runs (not this process). */
+export function startIsRunning(dir = dataDir()): boolean {
+  const ops = readState(dir).pids?.['ops'];
+  return ops !== undefined && ops !== process.pid && isAlive(ops);
+}
+
+/**
+ * The embedded Postgres (its postmaster.pid) and anvil running from this folder: an `ops start` killed
+ * without its cleanup leaves them running. A pid counts only while its command line names the folder,
+ * so a pid reused by another program since is never taken for them (Linux's /proc; elsewhere none).
+ */
+export function leftServers(dir = dataDir()): Record<string, number> {
+  const postmaster = join(dir, 'postgres', 'postmaster.pid');
+  const found: Record<string, number | undefined> = {
+    postgres: existsSync(postmaster) ? Number(readFileSync(postmaster, 'utf8').split('\n')[0]) : undefined,
+    anvil: readState(dir).anvilPid,
+  };
+  return Object.fromEntries(
+    Object.entries(found).filter(
+      (entry): entry is [string, number] => entry[1] !== undefined && commandLineNames(entry[1], dir),
+    ),
+  );
+}
+
+function commandLineNames(pid: number, dir: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').includes(dir);
+  } catch {
+    return false;
+  }
+}
+
+/** Stops the servers an unclean stop left running (SIGTERM, SIGKILL after 10 s); returns `name (pid n)` of each. */
+export async function stopLeftServers(dir = dataDir()): Promise<string[]> {
+  const left = Object.entries(leftServers(dir));
+  for (const [, pid] of left) process.kill(pid, 'SIGTERM');
+  for (let waited = 0; left.some(([, pid]) => isAlive(pid)); waited += 100) {
+    if (waited >= 10_000) for (const [, pid] of left) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    await sleep(100);
+  }
+  return left.map(([name, pid]) => `${name} (pid ${pid})`);
 }
 
 /** Whether a process with this pid exists (signal 0 only checks). */

@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import type { Command } from 'commander';
-import { dataDir, liveProcesses, statePath } from '../data-dir';
+import { dataDir, liveProcesses, startIsRunning, statePath, stopLeftServers } from '../data-dir';
 import { print } from '../output';
 
 /**
@@ -13,11 +13,13 @@ export function registerReset(program: Command): void {
     .command('reset')
     .description('delete the data folder of the embedded instance (stop `npm start` first)')
     .option('--json', 'print {"removed"}')
-    .action((o: { json?: boolean }) => {
+    .action(async (o: { json?: boolean }) => {
       const dir = dataDir();
       if (existsSync(dir) && !existsSync(statePath(dir))) {
         throw new Error(`${dir} holds no instance.json: it is not an embedded instance's data folder (check DATA_DIR)`);
       }
+      // the servers a start killed without its cleanup left running would go on over a deleted folder
+      if (!startIsRunning(dir)) await stopLeftServers(dir);
       const alive = liveProcesses(dir);
       if (alive.length > 0) {
         throw new Error(`the instance is running (${alive.join(', ')}): stop \`npm start\` first (Ctrl-C)`);

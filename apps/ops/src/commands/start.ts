@@ -5,7 +5,7 @@ import { ApiKeysService, DEFAULT_READ_SCHEMA, PartnersService, withAccountsDatab
 import { createLogger, freePort, ProgressReporter } from '@lottery/telemetry';
 import { keyPrefix } from '../connection';
 import { displayedUrl } from '../output';
-import { dataDir, liveProcesses, readState, writeState } from '../data-dir';
+import { dataDir, liveProcesses, readState, startIsRunning, stopLeftServers, writeState } from '../data-dir';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../embedded/embedded-postgres';
 import { ProcessSupervisor } from '../embedded/process-supervisor';
 import { startLocalChain, type LocalChain } from '../instance/local-chain';
@@ -93,12 +93,13 @@ function deploymentEnvFile(chain: ChainTarget, rpcUrl: string): string {
  */
 export async function runStart(o: StartOptions): Promise<void> {
   const dir = dataDir();
-  const alive = liveProcesses(dir);
-  if (alive.length > 0) {
+  if (startIsRunning(dir)) {
     throw new Error(
-      `an instance already runs from ${dir} (${alive.join(', ')}): stop it, or set DATA_DIR to another folder`,
+      `an instance already runs from ${dir} (${liveProcesses(dir).join(', ')}): stop it, or set DATA_DIR to another folder`,
     );
   }
+  // an earlier start killed without its cleanup (kill -9, out of memory) left its servers running
+  const stoppedLeftovers = await stopLeftServers(dir);
   // recorded before anything else, so that \`ops reset\` refuses from the first moment of a start
   writeState({ pids: { ops: process.pid } }, dir);
   const logsDir = join(dir, 'logs');
@@ -109,6 +110,7 @@ export async function runStart(o: StartOptions): Promise<void> {
   const say = o.json ? (message: string) => emit('message', { message }) : write;
   const sayChain = o.json ? (message: string) => emit('chain', { message }) : (line: string) => write(`chain  ${line}`);
   const sayStopping = (signal: string) => (o.json ? emit('stopping', { signal }) : say(`stopping (${signal})`));
+  if (stoppedLeftovers.length > 0) say(`stopped what an earlier start left running: ${stoppedLeftovers.join(', ')}`);
   const stopped = shutdownSignal();
   const startedAt = Date.now();
   const cleanups: (() => Promise<void>)[] = [];

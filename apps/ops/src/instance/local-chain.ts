@@ -55,7 +55,7 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
     ...(fresh ? { timestamp: Math.floor(Date.now() / 1000) - historySpan } : {}),
   });
   const rpcUrl = `http://127.0.0.1:${anvil.port}`;
-  writeState({ anvilPort: anvil.port }, options.dir);
+  writeState({ anvilPort: anvil.port, anvilPid: anvil.pid }, options.dir);
 
   let deployment: LotteryDeployment;
   if (fresh) {

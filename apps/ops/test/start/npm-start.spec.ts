@@ -111,6 +111,17 @@ function processesOf(dir: string): string[] {
   return out.split('\n').filter((line) => line.includes(dir));
 }
 
+/** Whatever a failed test left running from the checkout is not left running. */
+function killLeftovers(dir: string): void {
+  for (const line of processesOf(dir)) {
+    try {
+      process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
 const STOPPING = /stopping \(SIGINT\)/;
 const STOPPING_JSON = /^\{"event":"stopping","signal":"SIGINT"\}$/m;
 
@@ -176,6 +187,51 @@ describe('npm start on a fresh checkout', () => {
         expect(after.indexer.logTail - before.indexer.logTail).toBeLessThan(before.indexer.logTail / 2);
       });
     } finally {
+      checkout.remove();
+    }
+  });
+
+  it('after a start killed without its cleanup: reset and the next start stop the Postgres and anvil it left', async () => {
+    const checkout = freshCheckout();
+    try {
+      const port = await freePort();
+      const env = { PORT: String(port), DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', RPC_URL: '' };
+      const args = ['start', '--silent', '--', '--json', '--rounds', '0', '--no-live'];
+      const killedWhileRunning = async () => {
+        const start = new NpmProcess(checkout.dir, args, env);
+        const ready = await readyEvent(start);
+        const state = JSON.parse(readFileSync(join(checkout.dir, '.data', 'instance.json'), 'utf8')) as {
+          pids: { ops: number };
+        };
+        process.kill(state.pids.ops, 'SIGKILL'); // out of memory, kill -9: no cleanup
+        await start.exited(30_000);
+        // its apps follow it (they watch their parent); its servers do not
+        await eventually(async () => processesOf(checkout.dir).length === 2, 'only Postgres and anvil left');
+        expect(processesOf(checkout.dir).join('\n')).toMatch(/postgres[\s\S]*anvil|anvil[\s\S]*postgres/);
+        return ready;
+      };
+
+      await killedWhileRunning();
+      const reset = JSON.parse(await runNpm(checkout.dir, ['run', '--silent', 'ops', '--', 'reset', '--json'], env));
+      expect(reset).toEqual({ removed: join(checkout.dir, '.data') });
+      expect(processesOf(checkout.dir)).toEqual([]);
+
+      await killedWhileRunning();
+      const next = new NpmProcess(checkout.dir, args, env);
+      await whileRunning(
+        next,
+        checkout.dir,
+        port,
+        async () => {
+          const message = (await next.waitFor(/stopped what an earlier start left running: [^"]*/, 60_000))[0];
+          expect(message).toMatch(/postgres \(pid \d+\)/);
+          expect(message).toMatch(/anvil \(pid \d+\)/);
+          await readyEvent(next);
+        },
+        STOPPING_JSON,
+      );
+    } finally {
+      killLeftovers(checkout.dir);
       checkout.remove();
     }
   });

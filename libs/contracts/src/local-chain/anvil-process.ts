@@ -32,6 +32,8 @@ export interface AnvilOptions {
 export interface AnvilInstance {
   rpcUrl: string;
   port: number;
+  /** Its process, for a supervisor that must find it again after dying itself. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -163,5 +165,5 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilInsta
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { rpcUrl, port, stop };
+  return { rpcUrl, port, pid: child.pid as number, stop };
 }
