@@ -299,6 +299,22 @@ describe('partner free tickets under faults', () => {
     await harness.expectConsistent(id, 3);
   });
 
+  it('answers 503 within seconds when Redis was never reachable, and the grant goes back to the partner', async () => {
+    const target = new URL(harness.redis.url);
+    const redisProxy = new TcpProxy(target.hostname, Number(target.port || 6379));
+    await redisProxy.up();
+    await redisProxy.down();
+    harness.onClose(() => redisProxy.down());
+    // the API starts while Redis is unreachable: its queue has never been connected
+    const { api } = await deploy(namespace(redisProxy.via(harness.redis.url)));
+    const { key, id } = await newPartner(1);
+    const [wallet] = testWallets(1, 33);
+    const refused = await post(api, key, wallet);
+    expect([refused.statusCode, refused.json()]).toEqual([503, { error: 'Service unavailable' }]);
+    expect(await grantOf(id, wallet)).toMatchObject({ status: 'failed' });
+    expect((await harness.partners.get(id)).quantityLeft).toBe(1);
+  });
+
   describe('without Redis (in-process queue)', () => {
     let runtime: GiveawaysRuntime;
     let api: TestApp;

@@ -8,6 +8,21 @@ import { PARTNER_GIVEAWAYS, type PartnerGiveaways } from './partner-giveaways.to
 import { waitForGrantOutcome } from './purchase/grant-outcome';
 
 export const PURCHASED_MESSAGE = 'Free ticket purchased';
+
+/**
+ * How long queueing a purchase may take. A queue that has never reached Redis waits for it without end
+ * (its retry limit counts only once connected): past this the POST answers 503 like any Redis outage.
+ */
+export const ENQUEUE_TIMEOUT_MS = 5_000;
+
+function timedOut(ms: number): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    setTimeout(
+      () => reject(Object.assign(new Error(`the purchase queue did not answer in ${ms} ms`), { code: 'ETIMEDOUT' })),
+      ms,
+    ).unref();
+  });
+}
 export const STILL_PENDING_TEXT = 'Timed out waiting for the transaction; the ticket may still be issued';
 
 /** The partner API: eligibility, and a purchase that reserves, queues the one signer, and waits. */
@@ -26,7 +41,8 @@ export class PartnerGiveawaysService {
     if (!reservation.reserved) return ineligible(reservation.reason);
     const grantId = reservation.grant.id;
     try {
-      await queue.enqueue(grantId);
+      // a job queued after the timeout finds its grant released, and does nothing
+      await Promise.race([queue.enqueue(grantId), timedOut(ENQUEUE_TIMEOUT_MS)]);
     } catch (error) {
       // Releasing only a still-pending grant is safe even if the job did reach the queue. If it is no longer
       // pending, a recovery sweep got it under way: its outcome is the answer.

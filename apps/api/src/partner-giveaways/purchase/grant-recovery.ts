@@ -1,6 +1,9 @@
 import type { AppLogger } from '../../logger';
 import type { PartnerLedger } from '../partner-ledger';
-import type { PurchaseQueue } from './purchase-queue';
+import { type PurchaseQueue, within } from './purchase-queue';
+
+/** How long stopping waits for a sweep in progress: one waiting on a Redis never reached would never end. */
+const STOP_WAIT_MS = 2_000;
 
 /**
  * The ledger in Postgres is the truth; the queue only schedules. On start and then periodically, every
@@ -43,6 +46,6 @@ export class GrantRecovery {
   async stop(): Promise<void> {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
-    await this.running;
+    if (this.running) await within(this.running, STOP_WAIT_MS);
   }
 }
