@@ -315,6 +315,19 @@ describe('partner free tickets under faults', () => {
     expect((await harness.partners.get(id)).quantityLeft).toBe(1);
   });
 
+  it('releases the purchase with a clear error when RPC_URL serves another chain than CHAIN_ID', async () => {
+    const api = await harness.api(harness.runtime({ redis: namespace(), config: { chainId: 8453 } }));
+    const { key, id } = await newPartner(1);
+    const [wallet] = testWallets(1, 34);
+    const refused = await post(api, key, wallet);
+    expect([refused.statusCode, refused.json()]).toEqual([
+      500,
+      { error: 'Transaction simulation failed: RPC_URL serves chain 31337, but CHAIN_ID is 8453' },
+    ]);
+    expect(await grantOf(id, wallet)).toMatchObject({ status: 'failed' });
+    expect((await harness.partners.get(id)).quantityLeft).toBe(1);
+  });
+
   describe('without Redis (in-process queue)', () => {
     let runtime: GiveawaysRuntime;
     let api: TestApp;

@@ -49,6 +49,8 @@ export class TicketBuyerChain {
   /** Calls made together go as one JSON-RPC batch, which a load balancer hands to one node. */
   private readonly batched: PublicClient;
   private readonly operator: PrivateKeyAccount;
+  /** Set once the node was seen to serve CHAIN_ID's chain. */
+  private chainConfirmed = false;
 
   constructor(
     private readonly config: Pick<GiveawaysConfig, 'rpcUrl' | 'chainId' | 'randomTicketBuyer' | 'operatorPrivateKey'>,
@@ -66,8 +68,19 @@ export class TicketBuyerChain {
     return this.operator.address;
   }
 
-  /** Simulates, then signs with the operator's next nonce; a revert (or any refusal) is `ok: false`. */
+  /**
+   * Simulates, then signs with the operator's next nonce; a revert (or any refusal) is `ok: false`, and
+   * so is a node of another chain than CHAIN_ID: what is signed for one chain every node of another
+   * refuses, and the purchase would wait as sent for good.
+   */
   async prepare(wallet: Hex, source: Hex): Promise<PreparedPurchase> {
+    if (!this.chainConfirmed) {
+      const served = await this.client.getChainId();
+      if (served !== this.config.chainId) {
+        return { ok: false, reason: `RPC_URL serves chain ${served}, but CHAIN_ID is ${this.config.chainId}` };
+      }
+      this.chainConfirmed = true;
+    }
     const call = {
       address: this.config.randomTicketBuyer,
       abi: PURCHASE_ABI,
