@@ -6,7 +6,7 @@ import type { AppLogger } from '../logger';
 export interface BackgroundDataSourceOptions {
   logger: AppLogger;
   /** Runs once after the first successful connection (e.g. migrations); retried with it on failure. */
-  prepare?: (dataSource: DataSource) => Promise<void>;
+  prepare?: (dataSource: DataSource) => Promise<unknown>;
   initialRetryMs?: number;
   maxRetryMs?: number;
 }

@@ -1,27 +1,33 @@
 import type { Command } from 'commander';
 import {
+  createAccountsDataSource,
   createReadModelDataSource,
   DEFAULT_READ_SCHEMA,
   migrateAccounts,
   migrateReadModels,
-  withAccountsDatabase,
 } from '@lottery/persistence';
+import type { DataSource } from 'typeorm';
 import { databaseUrl } from '../connection';
 import { print } from '../output';
 
-/** Applies every pending migration: the read models (READ_SCHEMA) and the accounts schema. */
-export async function migrateAll(url: string, readSchema: string): Promise<{ readModels: string[] }> {
-  const dataSource = createReadModelDataSource({
-    url,
-    schema: readSchema,
-    poolSize: 1,
-    applicationName: 'ops-migrate',
-  });
+/** Applies every pending migration: the read models (READ_SCHEMA) and the accounts schema; says which ran. */
+export async function migrateAll(
+  url: string,
+  readSchema: string,
+): Promise<{ readModels: string[]; accounts: string[] }> {
+  return {
+    readModels: await migrating(
+      createReadModelDataSource({ url, schema: readSchema, poolSize: 1, applicationName: 'ops-migrate' }),
+      migrateReadModels,
+    ),
+    accounts: await migrating(createAccountsDataSource({ url, poolSize: 1 }), migrateAccounts),
+  };
+}
+
+async function migrating(dataSource: DataSource, migrate: (dataSource: DataSource) => Promise<string[]>) {
   await dataSource.initialize();
   try {
-    const readModels = await migrateReadModels(dataSource);
-    await withAccountsDatabase(url, migrateAccounts);
-    return { readModels };
+    return await migrate(dataSource);
   } finally {
     await dataSource.destroy();
   }
@@ -36,14 +42,15 @@ export function registerMigrate(program: Command): void {
   program
     .command('migrate')
     .description('apply pending migrations of the read models and the accounts schema')
-    .option('--json', 'print {"readSchema","readModelMigrations"}')
+    .option('--json', 'print {"readSchema","readModelMigrations","accountsMigrations"}')
     .action(async (o: { json?: boolean }) => {
       const readSchema = process.env['READ_SCHEMA'] || DEFAULT_READ_SCHEMA;
-      const { readModels } = await migrateAll(databaseUrl(), readSchema);
-      print(!!o.json, { readSchema, readModelMigrations: readModels }, () =>
-        readModels.length === 0
-          ? `read models "${readSchema}" and accounts are up to date`
-          : `read models "${readSchema}": ran ${readModels.join(', ')}; accounts up to date`,
+      const { readModels, accounts } = await migrateAll(databaseUrl(), readSchema);
+      const ran = (names: string[]) => (names.length === 0 ? 'up to date' : `ran ${names.join(', ')}`);
+      print(
+        !!o.json,
+        { readSchema, readModelMigrations: readModels, accountsMigrations: accounts },
+        () => `read models "${readSchema}": ${ran(readModels)}; accounts: ${ran(accounts)}`,
       );
     });
 }

@@ -32,11 +32,11 @@ export function createAccountsDataSource(options: AccountsDataSourceOptions): Da
 }
 
 /**
- * Applies the accounts migrations. Several API replicas may start at once: they take turns, so exactly
- * one creates the tables and the others find them done.
+ * Applies the accounts migrations; returns the names of those it ran. Several API replicas may start at
+ * once: they take turns, so exactly one creates the tables and the others find them done.
  */
-export async function migrateAccounts(dataSource: DataSource): Promise<void> {
-  await runMigrationsInTurn(dataSource, ACCOUNTS_SCHEMA, 'accounts-migrations');
+export function migrateAccounts(dataSource: DataSource): Promise<string[]> {
+  return runMigrationsInTurn(dataSource, ACCOUNTS_SCHEMA, 'accounts-migrations');
 }
 
 /**
