@@ -20,6 +20,26 @@ describe('ops api-keys limits', () => {
     await expect(ops('limits', id, '--per-day', '5')).rejects.toThrow('is revoked');
   });
 
+  it('makes a key of another environment than live or test, saying only an API of that environment takes it', async () => {
+    const written: string[] = [];
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      expect(JSON.parse(await ops('create', '--environment', 'staging', '--json'))).toMatchObject({
+        environment: 'staging',
+        key: expect.stringMatching(/^lt_staging_/),
+      });
+      await ops('create', '--environment', 'test', '--json');
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(written).toEqual([
+      'note: only an API with API_ENVIRONMENT=staging accepts this key (the usual ones are live and test)\n',
+    ]);
+  });
+
   it('refuses what is not a limit, or no limit at all', async () => {
     await expect(ops('limits', 'any', '--per-minute', '0')).rejects.toThrow('positive integer');
     await expect(ops('limits', 'any', '--per-day', 'none')).rejects.toThrow('positive integer');

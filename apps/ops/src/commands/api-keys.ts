@@ -29,12 +29,18 @@ export function registerApiKeys(program: Command): void {
   keys
     .command('create')
     .description('create a key and print it once')
-    .option('--environment <env>', 'live or test', 'live')
+    .option('--environment <env>', 'live or test (or the API_ENVIRONMENT of the API that serves it)', 'live')
     .option('--per-minute <n>', 'own per-minute limit', positiveInt)
     .option('--per-day <n>', 'own per-day limit', positiveInt)
     .option('--label <text>', 'what the key is for', 'api key')
     .option('--json', 'print {"id","key","environment"}')
     .action(async (o: { environment: string; perMinute?: number; perDay?: number; label: string; json?: boolean }) => {
+      if (o.environment !== 'live' && o.environment !== 'test') {
+        // not refused (an API may run as API_ENVIRONMENT=staging), but a typo would make a key no API takes
+        process.stderr.write(
+          `note: only an API with API_ENVIRONMENT=${o.environment} accepts this key (the usual ones are live and test)\n`,
+        );
+      }
       const issued = await withKeys((s) =>
         s.create({
           name: o.label,
