@@ -70,6 +70,29 @@ describe('the data folder guards of ops reset and ops start', () => {
     expect(dataDir()).toMatch(/[/\\]\.data$/);
   });
 
+  it('start refuses a PORT that is no port number, naming it', async () => {
+    process.env['DATA_DIR'] = join(scratch, 'data');
+    const saved = process.env['PORT'];
+    const options = {
+      rounds: 0,
+      ticketsPerRound: 1,
+      purchaseEvery: 1,
+      drawEvery: 1,
+      live: false,
+      seed: 's',
+      host: '127.0.0.1',
+    };
+    try {
+      for (const port of ['abc', '0', '99999', '80.5']) {
+        process.env['PORT'] = port;
+        await expect(runStart(options)).rejects.toThrow(`PORT must be a port number from 1 to 65535, got "${port}"`);
+      }
+    } finally {
+      if (saved === undefined) delete process.env['PORT'];
+      else process.env['PORT'] = saved;
+    }
+  });
+
   it('start refuses a data folder an instance runs from, and leaves its record alone', async () => {
     const dir = join(scratch, 'data');
     writeState({ pids: { ops: other.pid } }, dir);

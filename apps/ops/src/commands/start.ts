@@ -42,6 +42,16 @@ function shutdownSignal(): Promise<string> {
   });
 }
 
+/** PORT, the API's port: 3000 when unset. */
+function portFromEnv(): number {
+  const value = process.env['PORT'] || '3000';
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port < 1 || port > 65535) {
+    throw new Error(`PORT must be a port number from 1 to 65535, got "${value}"`);
+  }
+  return port;
+}
+
 async function portIsFree(port: number): Promise<boolean> {
   return (await freePort(port)) === port;
 }
@@ -120,7 +130,7 @@ export async function runStart(o: StartOptions): Promise<void> {
   };
 
   try {
-    const apiPort = Number(process.env['PORT'] || 3000);
+    const apiPort = portFromEnv();
     if (!o.chainOnly && !(await portIsFree(apiPort))) {
       throw new Error(`port ${apiPort} is in use: stop what runs there or set PORT`);
     }
