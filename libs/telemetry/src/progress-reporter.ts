@@ -10,10 +10,12 @@ export interface ProgressSample {
 
 /**
  * Progress of long work: a one-line bar with rates and ETA on a terminal, a log line every few seconds
- * otherwise. Rates are averaged over the whole run so the ETA does not jump around.
+ * otherwise. Rates are averaged over the whole run so the ETA does not jump around: from `startingAt`'s
+ * moment and position when the caller knows where the work began, else from the first sample (whose own
+ * units and items took time before it that the reporter never saw).
  */
 export class ProgressReporter {
-  private readonly started = Date.now();
+  private started = Date.now();
   private firstDone: number | undefined;
   private items = 0;
   private lastPrint = 0;
@@ -27,16 +29,24 @@ export class ProgressReporter {
     private readonly intervalMs = 5_000,
   ) {}
 
+  /** The work begins now, at `done` units. */
+  startingAt(done: number): this {
+    this.started = Date.now();
+    this.firstDone = done;
+    return this;
+  }
+
   update(sample: ProgressSample): void {
-    this.items += sample.items;
-    this.firstDone ??= sample.done;
+    if (this.firstDone === undefined) this.startingAt(sample.done);
+    else this.items += sample.items;
+    const firstDone = this.firstDone ?? sample.done;
     const now = Date.now();
     const tty = this.stream.isTTY === true;
     const finished = sample.done >= sample.total;
     if (now - this.lastPrint < (tty ? 200 : this.intervalMs) && !finished) return;
     this.lastPrint = now;
     const seconds = Math.max(0.001, (now - this.started) / 1000);
-    const unitRate = (sample.done - this.firstDone) / seconds;
+    const unitRate = (sample.done - firstDone) / seconds;
     const itemRate = this.items / seconds;
     const eta = unitRate > 0 ? Math.max(0, sample.total - sample.done) / unitRate : Infinity;
     const pct = sample.total > 0 ? Math.min(100, (100 * sample.done) / sample.total) : 100;

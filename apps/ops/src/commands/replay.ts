@@ -93,7 +93,7 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
       tail,
       schema: next,
     });
-    const bar = new ProgressReporter('replay', 'positions', 'events', run.logger, stream);
+    const bar = new ProgressReporter('replay', 'positions', 'events', run.logger, stream).startingAt(0);
     let reported = 0;
     let phase: ReplayProgress['phase'] = 'folding';
     let result: ReplayProgress;
