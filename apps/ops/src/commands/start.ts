@@ -58,18 +58,28 @@ async function portIsFree(port: number): Promise<boolean> {
 
 /**
  * Keys a newcomer can try right away on the local chain; created on its first start and shown again on
- * later ones. Never on a real chain: the partner key would spend the operator's funds, and the state
- * file keeps the keys in plain text.
+ * later ones while the database still takes them (not after a revoke, a rotation, a disabled partner, or
+ * a start against another DATABASE_URL: then new ones are made). Never on a real chain: the partner key
+ * would spend the operator's funds, and the state file keeps the keys in plain text.
  */
 async function demoKeys(databaseUrl: string, dir: string): Promise<{ apiKey: string; partnerKey: string }> {
   const state = readState(dir);
-  if (state.demoApiKey && state.demoPartnerKey) return { apiKey: state.demoApiKey, partnerKey: state.demoPartnerKey };
   const issued = await withAccountsDatabase(databaseUrl, async (dataSource) => {
-    const apiKey = await new ApiKeysService(dataSource, keyPrefix()).create({
+    const keys = new ApiKeysService(dataSource, keyPrefix());
+    const partners = new PartnersService(dataSource, keyPrefix());
+    if (state.demoApiKey && state.demoPartnerKey) {
+      const [apiKey, partner] = await Promise.all([
+        keys.findByKey(state.demoApiKey),
+        partners.findByKey(state.demoPartnerKey),
+      ]);
+      if (apiKey?.revokedAt === null && partner?.active)
+        return { apiKey: state.demoApiKey, partnerKey: state.demoPartnerKey };
+    }
+    const apiKey = await keys.create({
       name: 'demo key (ops start)',
       environment: 'live',
     });
-    const partner = await new PartnersService(dataSource, keyPrefix()).create({
+    const partner = await partners.create({
       name: 'demo partner (ops start)',
       quantity: 100,
       perWalletMax: 2,

@@ -169,17 +169,27 @@ describe('npm start on a fresh checkout', () => {
       // Nothing configured, whatever the test run's own environment holds (the harness sets KAFKA_BROKERS).
       const env = { PORT: String(port), DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', RPC_URL: '' };
       const first = new NpmProcess(checkout.dir, ['start'], env);
-      const before = await whileRunning(first, checkout.dir, port, async () => {
+      const firstKeys = await whileRunning(first, checkout.dir, port, async () => {
         await first.waitFor(/deploying the local lottery/, 120_000);
-        const status = await checkRunningInstance(checkout.dir, env, await keysFromBanner(first), port);
+        const keys = await keysFromBanner(first);
+        const status = await checkRunningInstance(checkout.dir, env, keys, port);
         expect(status.indexer.eventLog).toMatch(/^postgres/);
         expect(status.contracts['jackpot']).toMatch(/^0x[0-9a-fA-F]{40}$/);
-        return status;
+        // the demo key revoked meanwhile: the next start must not show it again
+        const listed = JSON.parse(
+          await runNpm(checkout.dir, ['run', '--silent', 'ops', '--', 'api-keys', 'list', '--json'], env),
+        );
+        const demo = (listed as { id: string; name: string }[]).find((k) => k.name === 'demo key (ops start)');
+        await runNpm(checkout.dir, ['run', '--silent', 'ops', '--', 'api-keys', 'revoke', String(demo?.id)], env);
+        return { keys, status };
       });
+      const before = firstKeys.status;
 
       const second = new NpmProcess(checkout.dir, ['start'], env);
       await whileRunning(second, checkout.dir, port, async () => {
-        const after = await checkRunningInstance(checkout.dir, env, await keysFromBanner(second), port);
+        const keys = await keysFromBanner(second);
+        expect(keys.apiKey).not.toBe(firstKeys.keys.apiKey);
+        const after = await checkRunningInstance(checkout.dir, env, keys, port);
         expect(second.stdout).not.toMatch(/deploying the local lottery/);
         // The same chain and log, continued: a re-index from scratch would have appended the history again.
         expect(after.contracts).toEqual(before.contracts);
