@@ -25,6 +25,8 @@ export interface InstanceState {
   pids?: Record<string, number>;
   /** The local chain's anvil (`ops start` runs it beside the apps, not under the supervisor). */
   anvilPid?: number;
+  /** The log the instance's indexer appends to (eventLogIdentity): reindex stops that indexer only for it. */
+  indexerLog?: string;
 }
 
 /** `DATA_DIR`, else `.data/` at the repository root; an empty `DATA_DIR` counts as unset (never the current folder). */

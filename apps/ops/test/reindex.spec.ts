@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { buyOrder, createSimulationContext, simulateHistory, type SimulationContext } from '@lottery/contracts';
 import { canonicalEvents, type EventEnvelope } from '@lottery/domain';
-import { createEventLog } from '@lottery/event-log';
+import { createEventLog, eventLogIdentity } from '@lottery/event-log';
 import { Projection } from '@lottery/projection';
 import { runReplay } from '../src/commands/replay';
 import {
@@ -148,7 +148,8 @@ describe('ops reindex (anvil + indexer follower + Postgres event log)', () => {
       await buyOrder(sim, 2);
       await caughtUp(f);
       const before = envelopes(await readWholeLog(f.eventLog));
-      writeFileSync(join(f.dataDir, 'instance.json'), JSON.stringify({ pids: { indexer: indexer.pid } }));
+      const indexerLog = eventLogIdentity({ kind: 'postgres', databaseUrl: f.db.url, schema: LOG_SCHEMA });
+      writeFileSync(join(f.dataDir, 'instance.json'), JSON.stringify({ pids: { indexer: indexer.pid }, indexerLog }));
       const n = await middleBlock();
 
       const run = await runOps(['reindex', '--from-block', String(n), '--json'], opsEnv(f));

@@ -1,6 +1,6 @@
 import type { EventLog } from './event-log.port';
-import { KafkaEventLog, type KafkaEventLogConfig } from './kafka/kafka-event-log';
-import { PostgresEventLog, type PostgresEventLogConfig } from './postgres/postgres-event-log';
+import { DEFAULT_TOPIC_PREFIX, KafkaEventLog, type KafkaEventLogConfig } from './kafka/kafka-event-log';
+import { DEFAULT_LOG_SCHEMA, PostgresEventLog, type PostgresEventLogConfig } from './postgres/postgres-event-log';
 
 export type EventLogConfig =
   ({ kind: 'postgres' } & PostgresEventLogConfig) | ({ kind: 'kafka' } & KafkaEventLogConfig);
@@ -13,4 +13,17 @@ export function createEventLog(config: EventLogConfig): EventLog {
     case 'kafka':
       return new KafkaEventLog(config);
   }
+}
+
+/**
+ * Which log a configuration names, as one string: two configurations name the same log exactly when
+ * their identities are equal (the adapters' defaults applied; the database's address without its
+ * credentials, which say who connects, not where).
+ */
+export function eventLogIdentity(config: EventLogConfig): string {
+  if (config.kind === 'kafka') {
+    return `kafka ${[...config.brokers].sort().join(',')} ${config.topicPrefix ?? DEFAULT_TOPIC_PREFIX} ${config.chainId}`;
+  }
+  const url = new URL(config.databaseUrl);
+  return `postgres ${url.hostname}:${url.port || '5432'}${url.pathname} ${config.schema ?? DEFAULT_LOG_SCHEMA}`;
 }

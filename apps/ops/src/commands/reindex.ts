@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { LotteryRpc } from '@lottery/chain';
-import { createEventLog, type EventLogConfig } from '@lottery/event-log';
-import { readState } from '../data-dir';
+import { createEventLog, eventLogIdentity, type EventLogConfig } from '@lottery/event-log';
+import { readState, type InstanceState } from '../data-dir';
 import { print } from '../output';
 import { blockTrail, checkFromBlock, planRewind } from '../reindex/checkpoint-rewind';
 import { findEmbeddedIndexer, stopIndexer } from '../reindex/embedded-indexer';
@@ -140,15 +140,25 @@ export function registerReindex(program: Command): void {
     .action(async (o: { fromBlock: number; json?: boolean }) => {
       const env = loadPipelineEnv();
       const chainId = chainIdOf(env);
+      const log = eventLogConfigOf(env, chainId);
       const result = await runReindex({
         fromBlock: o.fromBlock,
-        log: eventLogConfigOf(env, chainId),
+        log,
         rpcUrl: rpcUrlOf(env),
         chainId,
         deployBlock: deployBlockOf(env),
         reorgDepth: env.REORG_DEPTH,
-        embeddedPids: readState().pids,
+        embeddedPids: embeddedPidsFor(log, readState()),
       });
       print(!!o.json, result, () => describe(result));
     });
+}
+
+/**
+ * The embedded instance's processes when its indexer appends to `log`: the one reindex must stop. Not
+ * for another log (a production database, another schema): that instance's indexer would never read
+ * the rewind, and the indexer that must is elsewhere.
+ */
+export function embeddedPidsFor(log: EventLogConfig, state: InstanceState): Record<string, number> | undefined {
+  return state.indexerLog !== undefined && state.indexerLog === eventLogIdentity(log) ? state.pids : undefined;
 }

@@ -1,6 +1,8 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { EVENT_LOG_ENV_FIELDS, eventLogConfigFromEnv, eventLogIdentity } from '@lottery/event-log';
+import { z } from 'zod';
 import { ApiKeysService, DEFAULT_READ_SCHEMA, PartnersService, withAccountsDatabase } from '@lottery/persistence';
 import { createLogger, freePort, ProgressReporter } from '@lottery/telemetry';
 import { keyPrefix } from '../connection';
@@ -9,7 +11,13 @@ import { dataDir, liveProcesses, readState, startIsRunning, stopLeftServers, wri
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../embedded/embedded-postgres';
 import { ProcessSupervisor } from '../embedded/process-supervisor';
 import { startLocalChain, type LocalChain } from '../instance/local-chain';
-import { appEnvironments, externalChainTarget, localChainTarget, type ChainTarget } from '../instance/pipeline-config';
+import {
+  appEnvironments,
+  appProcessEnvironment,
+  externalChainTarget,
+  localChainTarget,
+  type ChainTarget,
+} from '../instance/pipeline-config';
 import { waitUntilReady } from '../instance/pipeline-watch';
 import { migrateAll } from './migrate';
 import { nonNegativeInt, positiveInt } from './options';
@@ -213,7 +221,15 @@ export async function runStart(o: StartOptions): Promise<void> {
       supervisor.start(app, APPS[app], env[app], join(logsDir, `${app}.log`));
     }
     const eventLog = env.indexer['EVENT_LOG'] === 'kafka' ? 'kafka' : 'postgres';
-    writeState({ apiPort, metricsPorts, eventLog }, dir);
+    const indexerEnv = Object.entries(appProcessEnvironment(process.env, env.indexer)).filter(([, v]) => v !== '');
+    const indexerLog = eventLogIdentity(
+      eventLogConfigFromEnv(
+        z.object(EVENT_LOG_ENV_FIELDS).parse(Object.fromEntries(indexerEnv)),
+        chain.chainId,
+        databaseUrl,
+      ),
+    );
+    writeState({ apiPort, metricsPorts, eventLog, indexerLog }, dir);
 
     const apiUrl = `http://localhost:${apiPort}`;
     // with --json, all of this is in the "ready" event, once the API answers

@@ -38,6 +38,8 @@ export interface KafkaEventLogConfig {
   minInsyncReplicas?: number;
 }
 
+/** The topics' prefix when none is configured. */
+export const DEFAULT_TOPIC_PREFIX = 'lottery';
 /**
  * Several requests per transaction rather than one oversized record batch: a quarter of the topics'
  * max.message.bytes even before gzip, so a chunk always fits.
@@ -96,7 +98,7 @@ export class KafkaEventLog implements EventLog {
   private checkedProducer: Producer | undefined;
 
   constructor(private readonly config: KafkaEventLogConfig) {
-    const prefix = config.topicPrefix ?? 'lottery';
+    const prefix = config.topicPrefix ?? DEFAULT_TOPIC_PREFIX;
     this.clientId = config.clientId ?? 'lottery-event-log';
     useSizedGzipCodec();
     this.kafka = new Kafka({

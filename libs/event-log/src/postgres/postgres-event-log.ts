@@ -25,6 +25,8 @@ export interface PostgresEventLogConfig {
   poolSize?: number;
 }
 
+/** The log's schema when none is configured. */
+export const DEFAULT_LOG_SCHEMA = 'event_log';
 /** Thousands of events per INSERT, a few MB of parameter at most. */
 const INSERT_CHUNK = { maxEvents: 5_000, maxBytes: 8 * 1024 * 1024 };
 
@@ -42,7 +44,7 @@ export class PostgresEventLog implements EventLog {
   private readonly writer = new WriterView<string>();
 
   constructor(config: PostgresEventLogConfig) {
-    this.names = postgresLogSchema(config.schema ?? 'event_log');
+    this.names = postgresLogSchema(config.schema ?? DEFAULT_LOG_SCHEMA);
     this.pool = new Pool({ connectionString: config.databaseUrl, max: config.poolSize ?? 5 });
     // An idle connection the server closes (a restart, a failover) is dropped by the pool, and the next
     // query opens a new one; unheard, its 'error' event would crash the process.
