@@ -9,6 +9,17 @@ import { runStart } from './start';
 
 const reset = (...args: string[]) => runInProcess(registerReset, 'reset', ...args);
 
+/** A start that would do little: these tests expect it refused before anything starts. */
+const START_OPTIONS = {
+  rounds: 0,
+  ticketsPerRound: 1,
+  purchaseEvery: 1,
+  drawEvery: 1,
+  live: false,
+  seed: 's',
+  host: '127.0.0.1',
+};
+
 describe('the data folder guards of ops reset and ops start', () => {
   const saved = process.env['DATA_DIR'];
   let scratch: string;
@@ -73,19 +84,12 @@ describe('the data folder guards of ops reset and ops start', () => {
   it('start refuses a PORT that is no port number, naming it', async () => {
     process.env['DATA_DIR'] = join(scratch, 'data');
     const saved = process.env['PORT'];
-    const options = {
-      rounds: 0,
-      ticketsPerRound: 1,
-      purchaseEvery: 1,
-      drawEvery: 1,
-      live: false,
-      seed: 's',
-      host: '127.0.0.1',
-    };
     try {
       for (const port of ['abc', '0', '99999', '80.5']) {
         process.env['PORT'] = port;
-        await expect(runStart(options)).rejects.toThrow(`PORT must be a port number from 1 to 65535, got "${port}"`);
+        await expect(runStart(START_OPTIONS)).rejects.toThrow(
+          `PORT must be a port number from 1 to 65535, got "${port}"`,
+        );
       }
     } finally {
       if (saved === undefined) delete process.env['PORT'];
@@ -97,16 +101,9 @@ describe('the data folder guards of ops reset and ops start', () => {
     const dir = join(scratch, 'data');
     writeState({ pids: { ops: other.pid } }, dir);
     process.env['DATA_DIR'] = dir;
-    const options = {
-      rounds: 0,
-      ticketsPerRound: 1,
-      purchaseEvery: 1,
-      drawEvery: 1,
-      live: false,
-      seed: 's',
-      host: '127.0.0.1',
-    };
-    await expect(runStart(options)).rejects.toThrow(`an instance already runs from ${dir} (ops (pid ${other.pid}))`);
+    await expect(runStart(START_OPTIONS)).rejects.toThrow(
+      `an instance already runs from ${dir} (ops (pid ${other.pid}))`,
+    );
     expect(readState(dir).pids).toEqual({ ops: other.pid });
   });
 });
