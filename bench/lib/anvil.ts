@@ -62,7 +62,7 @@ export function startBenchAnvil(options: { gasLimit: bigint; keepStates?: number
       child.stdout?.resume();
       child.stderr?.resume();
       const port = Number(match[1]);
-      resolve({ rpcUrl: `http://127.0.0.1:${port}`, port, stop });
+      resolve({ rpcUrl: `http://127.0.0.1:${port}`, port, pid: child.pid as number, stop });
     };
     child.stdout?.on('data', onStdout);
   });
