@@ -94,7 +94,7 @@ function toLog(raw: RawLog): MinedLog {
  */
 export class LotteryRpc {
   readonly client: PublicClient;
-  /** The payout calculators drawings named so far (EnvelopeBuilder tells): see `logsOf`. */
+  /** The payout calculators drawings named so far (EnvelopeBuilder tells): see `floodedPayouts`. */
   private readonly calculators = new Set<Hex>();
 
   constructor(
