@@ -1,8 +1,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { EVENT_LOG_ENV_FIELDS, eventLogConfigFromEnv, eventLogIdentity } from '@lottery/event-log';
-import { z } from 'zod';
+import { eventLogConfigFromEnv, eventLogIdentity } from '@lottery/event-log';
 import { ApiKeysService, DEFAULT_READ_SCHEMA, PartnersService, withAccountsDatabase } from '@lottery/persistence';
 import { createLogger, freePort, ProgressReporter } from '@lottery/telemetry';
 import { keyPrefix } from '../connection';
@@ -21,6 +20,7 @@ import {
 import { waitUntilReady } from '../instance/pipeline-watch';
 import { migrateAll } from './migrate';
 import { nonNegativeInt, positiveInt } from './options';
+import { loadPipelineEnv } from './pipeline-env';
 
 export interface StartOptions {
   rounds: number;
@@ -221,14 +221,9 @@ export async function runStart(o: StartOptions): Promise<void> {
       supervisor.start(app, APPS[app], env[app], join(logsDir, `${app}.log`));
     }
     const eventLog = env.indexer['EVENT_LOG'] === 'kafka' ? 'kafka' : 'postgres';
-    const indexerEnv = Object.entries(appProcessEnvironment(process.env, env.indexer)).filter(([, v]) => v !== '');
-    const indexerLog = eventLogIdentity(
-      eventLogConfigFromEnv(
-        z.object(EVENT_LOG_ENV_FIELDS).parse(Object.fromEntries(indexerEnv)),
-        chain.chainId,
-        databaseUrl,
-      ),
-    );
+    // read as `ops reindex` reads its own environment, so that both name one log the same
+    const indexerEnv = loadPipelineEnv(appProcessEnvironment(process.env, env.indexer));
+    const indexerLog = eventLogIdentity(eventLogConfigFromEnv(indexerEnv, chain.chainId, databaseUrl));
     writeState({ apiPort, metricsPorts, eventLog, indexerLog }, dir);
 
     const apiUrl = `http://localhost:${apiPort}`;
