@@ -89,9 +89,18 @@ function commandLineNames(pid: number, dir: string): boolean {
 /** Stops the servers an unclean stop left running (SIGTERM, SIGKILL after 10 s); returns `name (pid n)` of each. */
 export async function stopLeftServers(dir = dataDir()): Promise<string[]> {
   const left = Object.entries(leftServers(dir));
-  for (const [, pid] of left) process.kill(pid, 'SIGTERM');
+  const signal = (name: NodeJS.Signals) => {
+    for (const [, pid] of left) {
+      try {
+        process.kill(pid, name);
+      } catch {
+        // exited meanwhile
+      }
+    }
+  };
+  signal('SIGTERM');
   for (let waited = 0; left.some(([, pid]) => isAlive(pid)); waited += 100) {
-    if (waited >= 10_000) for (const [, pid] of left) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    if (waited === 10_000) signal('SIGKILL');
     await sleep(100);
   }
   return left.map(([name, pid]) => `${name} (pid ${pid})`);
