@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Hex } from '@lottery/domain';
-import type { PoolRoundRecord, ReadModelQueries } from '@lottery/persistence';
+import type { ReadModelQueries } from '@lottery/persistence';
 import { READ_MODEL_QUERIES } from '../data-api/read-models.token';
 import { PlainApiError } from '../http/plain-api-error';
 import type { PoolWalletEntriesDto } from './dto/pool-entry.dto';
@@ -17,32 +17,37 @@ export class DailyPoolService {
   constructor(@Inject(READ_MODEL_QUERIES) private readonly readModels: ReadModelQueries) {}
 
   /** The spec answers "no active round" with 200 and a message, not with an error. */
-  async activeRound(wallet: Hex | null): Promise<PoolRoundViewDto | NoActiveRoundDto> {
-    const round = await this.readModels.poolActiveRound();
-    if (!round) return { message: NO_ACTIVE_ROUND };
-    return formatPoolRound(round, await this.readModels.poolEntries(round.roundId, wallet));
+  activeRound(wallet: Hex | null): Promise<PoolRoundViewDto | NoActiveRoundDto> {
+    return this.readModels.inSnapshot(async (snapshot) => {
+      const round = await snapshot.poolActiveRound();
+      if (!round) return { message: NO_ACTIVE_ROUND };
+      return formatPoolRound(round, await snapshot.poolEntries(round.roundId, wallet));
+    });
   }
 
   /** The latest completed (settled) round, always with its winner; 404 before any round completed. */
   async latestCompletedRound(): Promise<PoolRoundWithWinnerDto> {
-    const round = await this.readModels.poolLatestCompletedRound();
-    if (!round) throw roundNotFound();
-    return formatPoolRoundWithWinner(round, await this.readModels.poolEntries(round.roundId, null));
+    const view = await this.readModels.inSnapshot(async (snapshot) => {
+      const round = await snapshot.poolLatestCompletedRound();
+      return round && formatPoolRoundWithWinner(round, await snapshot.poolEntries(round.roundId, null));
+    });
+    if (!view) throw roundNotFound();
+    return view;
   }
 
   /** Any round by id; `winner` only once the round is no longer active (spec). */
   async round(id: bigint, wallet: Hex | null): Promise<PoolRoundViewDto | PoolRoundWithWinnerDto> {
-    const round = await this.readModels.poolRound(id);
-    if (!round) throw roundNotFound();
-    return this.view(round, wallet);
+    const view = await this.readModels.inSnapshot(async (snapshot) => {
+      const round = await snapshot.poolRound(id);
+      if (!round) return null;
+      const entries = await snapshot.poolEntries(round.roundId, wallet);
+      return round.active ? formatPoolRound(round, entries) : formatPoolRoundWithWinner(round, entries);
+    });
+    if (!view) throw roundNotFound();
+    return view;
   }
 
   async walletEntries(wallet: Hex): Promise<PoolWalletEntriesDto> {
     return { entries: (await this.readModels.poolWalletEntries(wallet)).map(formatPoolWalletEntry) };
-  }
-
-  private async view(round: PoolRoundRecord, wallet: Hex | null): Promise<PoolRoundViewDto | PoolRoundWithWinnerDto> {
-    const entries = await this.readModels.poolEntries(round.roundId, wallet);
-    return round.active ? formatPoolRound(round, entries) : formatPoolRoundWithWinner(round, entries);
   }
 }

@@ -18,6 +18,7 @@ export class NoReadModels implements ReadModelQueries {
   poolRound = unavailable;
   poolEntries = unavailable;
   poolWalletEntries = unavailable;
+  inSnapshot = unavailable;
 }
 
 async function unavailable(): Promise<never> {

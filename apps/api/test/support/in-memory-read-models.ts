@@ -95,6 +95,11 @@ export class InMemoryReadModels implements ReadModelQueries {
     return this.poolEntriesInOrder().filter((e) => e.address === address);
   }
 
+  /** Nothing changes these records while a test's request runs: they are their own snapshot. */
+  async inSnapshot<T>(work: (snapshot: ReadModelQueries) => Promise<T>): Promise<T> {
+    return work(this);
+  }
+
   private poolRoundsDesc(): PoolRoundRecord[] {
     return [...(this.data.pool?.rounds ?? [])].sort((a, b) => compareDesc(a.roundId, b.roundId));
   }

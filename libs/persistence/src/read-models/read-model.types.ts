@@ -122,4 +122,9 @@ export interface ReadModelQueries {
   poolEntries(roundId: bigint, address: Hex | null): Promise<PoolEntryRecord[]>;
   /** A wallet's entries across all rounds, in entry order. */
   poolWalletEntries(address: Hex): Promise<PoolEntryRecord[]>;
+  /**
+   * Runs `work`'s reads on one snapshot of the read models: reads that must agree with each other (a
+   * pool round's `totalEntries` and its entries) see no commit that lands between them.
+   */
+  inSnapshot<T>(work: (snapshot: ReadModelQueries) => Promise<T>): Promise<T>;
 }

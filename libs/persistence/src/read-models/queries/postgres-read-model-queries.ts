@@ -1,5 +1,5 @@
 import type { Hex } from '@lottery/domain';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type {
@@ -44,7 +44,11 @@ export class PostgresReadModelQueries implements ReadModelQueries {
     toRoundRecord,
   );
 
-  constructor(private readonly dataSource: DataSource) {
+  /** `snapshotClient`: the connection of an `inSnapshot` transaction, which every read then goes through. */
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly snapshotClient: PoolClient | null = null,
+  ) {
     this.sql = readModelSql(`"${schemaOf(dataSource)}"`);
   }
 
@@ -54,9 +58,41 @@ export class PostgresReadModelQueries implements ReadModelQueries {
    * and TypeORM's refusal is the answer (a 503 upstream).
    */
   private async rows<R>(sql: string, params: unknown[] = []): Promise<R[]> {
-    const pool = (this.dataSource.driver as PostgresDriver).master as Pool | undefined;
+    if (this.snapshotClient !== null) return (await this.snapshotClient.query(sql, params)).rows as R[];
+    const pool = this.pool();
     if (pool === undefined) return (await this.dataSource.query(sql, params)) as R[];
     return (await pool.query(sql, params)).rows as R[];
+  }
+
+  private pool(): Pool | undefined {
+    return (this.dataSource.driver as PostgresDriver).master as Pool | undefined;
+  }
+
+  /**
+   * One REPEATABLE READ, READ ONLY transaction on a connection of its own. When `work` fails, the
+   * connection goes back to the pool only if it could roll back; otherwise it is destroyed rather than
+   * handed on in an unknown state.
+   */
+  async inSnapshot<T>(work: (snapshot: ReadModelQueries) => Promise<T>): Promise<T> {
+    if (this.snapshotClient !== null) return work(this);
+    const pool = this.pool();
+    // Not connected yet: the first read meets TypeORM's refusal, as any other read does.
+    if (pool === undefined) return work(this);
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+      const result = await work(new PostgresReadModelQueries(this.dataSource, client));
+      await client.query('COMMIT');
+      client.release();
+      return result;
+    } catch (error) {
+      const rollback = await client.query('ROLLBACK').then(
+        () => undefined,
+        (failed: unknown) => (failed instanceof Error ? failed : new Error(String(failed))),
+      );
+      client.release(rollback);
+      throw error;
+    }
   }
 
   private async rounds(sql: string, params: unknown[] = []): Promise<RoundRecord[]> {
