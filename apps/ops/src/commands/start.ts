@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { AbortedError } from '@lottery/chain';
 import { eventLogConfigFromEnv, eventLogIdentity } from '@lottery/event-log';
 import { ApiKeysService, DEFAULT_READ_SCHEMA, PartnersService, withAccountsDatabase } from '@lottery/persistence';
 import { createLogger, freePort, ProgressReporter } from '@lottery/telemetry';
@@ -137,9 +138,16 @@ export async function runStart(o: StartOptions): Promise<void> {
   const emit = (event: string, fields: Record<string, unknown>) => write(JSON.stringify({ event, ...fields }));
   const say = o.json ? (message: string) => emit('message', { message }) : write;
   const sayChain = o.json ? (message: string) => emit('chain', { message }) : (line: string) => write(`chain  ${line}`);
-  const sayStopping = (signal: string) => (o.json ? emit('stopping', { signal }) : say(`stopping (${signal})`));
+  const sayStopping = (signal: string): void => {
+    if (o.json) emit('stopping', { signal });
+    else say(`stopping (${signal})`);
+  };
   if (stoppedLeftovers.length > 0) say(`stopped what an earlier start left running: ${stoppedLeftovers.join(', ')}`);
   const stopped = shutdownSignal();
+  // Ctrl-C while setting up: the history being written is given up at once; a shorter step (Postgres,
+  // migrations) finishes, and nothing after it starts.
+  const settingUp = new AbortController();
+  void stopped.then(() => settingUp.abort());
   const startedAt = Date.now();
   const cleanups: (() => Promise<void>)[] = [];
   const cleanUp = async () => {
@@ -168,6 +176,7 @@ export async function runStart(o: StartOptions): Promise<void> {
         live: o.live,
         seed: o.seed,
         say,
+        signal: settingUp.signal,
       });
       cleanups.push(() => localChain?.stop() ?? Promise.resolve());
       chain = localChainTarget(localChain.rpcUrl, localChain.deployment);
@@ -187,6 +196,7 @@ export async function runStart(o: StartOptions): Promise<void> {
       return;
     }
 
+    if (settingUp.signal.aborted) return sayStopping(await stopped);
     let embedded: EmbeddedDatabase | undefined;
     let databaseUrl = process.env['DATABASE_URL'];
     if (!databaseUrl) {
@@ -198,6 +208,7 @@ export async function runStart(o: StartOptions): Promise<void> {
     }
     await migrateAll(databaseUrl, process.env['READ_SCHEMA'] || DEFAULT_READ_SCHEMA);
     const keys = localChain ? await demoKeys(databaseUrl, dir) : { apiKey: null, partnerKey: null };
+    if (settingUp.signal.aborted) return sayStopping(await stopped);
 
     const previous = readState(dir).metricsPorts;
     const metricsPorts = {
@@ -279,6 +290,9 @@ export async function runStart(o: StartOptions): Promise<void> {
     }
     // an app given up on ends the start with its error (after the cleanup below)
     sayStopping(await Promise.race([stopped, supervisor.failed]));
+  } catch (error) {
+    if (!(error instanceof AbortedError)) throw error;
+    sayStopping(await stopped);
   } finally {
     await cleanUp();
     writeState({ pids: {} }, dir);
@@ -305,5 +319,10 @@ export function registerStart(program: Command): void {
         'folder once the API answers (with --chain-only: rpcUrl, chainId); {"event":"message"|"chain","message"}; ' +
         '{"event":"stopping","signal"}. Logs and the progress bar stay on stderr.',
     )
-    .action((o: StartOptions) => runStart(o));
+    .action(async (o: StartOptions) => {
+      await runStart(o);
+      // Everything start ran is stopped; a history given up on Ctrl-C can leave viem polling for its
+      // transaction's receipt (up to 180 s), which must not keep the command alive.
+      process.exit(0);
+    });
 }

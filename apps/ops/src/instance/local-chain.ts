@@ -1,4 +1,6 @@
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { abortable } from '@lottery/chain';
 import {
   approveRandomTicketBuyer,
   deployLottery,
@@ -24,6 +26,8 @@ export interface LocalChainOptions {
   live: boolean;
   seed: string;
   say: (line: string) => void;
+  /** Ctrl-C: a first start gives up its history at once (the transaction in flight is left behind). */
+  signal: AbortSignal;
 }
 
 export interface LocalChain {
@@ -44,6 +48,9 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
   const state = readState(options.dir);
   const stateFile = join(options.dir, 'anvil-state.json');
   const fresh = !state.deployment;
+  // A first start stopped before its history was written left a chain with no recorded deployment: a
+  // half-deployed lottery, its clock past the history's. The history starts over on a new chain.
+  if (fresh) rmSync(stateFile, { force: true });
   const port = await freePort(state.anvilPort ?? 8545);
   // Each history round lasts one drawing of chain time; the history then ends a minute before now.
   const historySpan = options.rounds * options.drawEverySeconds + 60;
@@ -58,32 +65,13 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
   writeState({ anvilPort: anvil.port, anvilPid: anvil.pid }, options.dir);
 
   let deployment: LotteryDeployment;
-  if (fresh) {
-    options.say(`deploying the local lottery and simulating ${options.rounds} rounds of history…`);
-    deployment = await deployLottery(rpcUrl, {
-      config: { drawingDurationSeconds: BigInt(options.drawEverySeconds) },
-    });
-    await approveRandomTicketBuyer(rpcUrl, deployment);
-    const history = await simulateHistory(rpcUrl, deployment, {
-      seed: options.seed,
-      rounds: options.rounds,
-      ticketsPerRound: options.ticketsPerRound,
-    });
-    options.say(
-      `history: ${history.settled.length} settled rounds, ${history.stats.tickets} tickets, ` +
-        `up to block ${history.lastBlock}`,
-    );
-    writeState(
-      {
-        chainId: deployment.chainId,
-        deployBlock: Number(deployment.deployBlock),
-        contracts: { ...deployment.addresses },
-        deployment: encodeDeployment(deployment),
-      },
-      options.dir,
-    );
-  } else {
-    deployment = decodeDeployment(state.deployment);
+  try {
+    deployment = fresh
+      ? await abortable(writeHistory(rpcUrl, options), options.signal)
+      : decodeDeployment(state.deployment);
+  } catch (error) {
+    await anvil.stop();
+    throw error;
   }
 
   let live: LiveSimulation | undefined;
@@ -107,4 +95,32 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
       await anvil.stop();
     },
   };
+}
+
+/** Deploys the lottery, writes the seeded history and records the deployment (first start only). */
+async function writeHistory(rpcUrl: string, options: LocalChainOptions): Promise<LotteryDeployment> {
+  options.say(`deploying the local lottery and simulating ${options.rounds} rounds of history…`);
+  const deployment = await deployLottery(rpcUrl, {
+    config: { drawingDurationSeconds: BigInt(options.drawEverySeconds) },
+  });
+  await approveRandomTicketBuyer(rpcUrl, deployment);
+  const history = await simulateHistory(rpcUrl, deployment, {
+    seed: options.seed,
+    rounds: options.rounds,
+    ticketsPerRound: options.ticketsPerRound,
+  });
+  options.say(
+    `history: ${history.settled.length} settled rounds, ${history.stats.tickets} tickets, ` +
+      `up to block ${history.lastBlock}`,
+  );
+  writeState(
+    {
+      chainId: deployment.chainId,
+      deployBlock: Number(deployment.deployBlock),
+      contracts: { ...deployment.addresses },
+      deployment: encodeDeployment(deployment),
+    },
+    options.dir,
+  );
+  return deployment;
 }

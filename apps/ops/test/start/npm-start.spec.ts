@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAddress } from 'viem';
 import { eventually } from '@lottery/pipeline-testing';
@@ -109,6 +109,20 @@ function envFile(path: string): Record<string, string> & { RPC_URL: string; JACK
 function processesOf(dir: string): string[] {
   const out = spawnSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' }).stdout;
   return out.split('\n').filter((line) => line.includes(dir));
+}
+
+/** Processes whose working directory is the checkout (ops itself names only relative paths). */
+function processesRunningIn(dir: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readlinkSync(`/proc/${pid}/cwd`) === dir;
+      } catch {
+        return false; // gone meanwhile, or not ours to read
+      }
+    })
+    .map(Number);
 }
 
 /** Whatever a failed test left running from the checkout is not left running. */
@@ -237,6 +251,52 @@ describe('npm start on a fresh checkout', () => {
           expect(message).toMatch(/postgres \(pid \d+\)/);
           expect(message).toMatch(/anvil \(pid \d+\)/);
           await readyEvent(next);
+        },
+        STOPPING_JSON,
+      );
+    } finally {
+      killLeftovers(checkout.dir);
+      checkout.remove();
+    }
+  });
+
+  it('Ctrl-C while the first start writes its history stops at once, and the next start writes it afresh', async () => {
+    const checkout = freshCheckout();
+    try {
+      const port = await freePort();
+      const env = { PORT: String(port), DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', RPC_URL: '' };
+      const args = ['start', '--silent', '--', '--json', '--rounds', '2', '--tickets-per-round', '40', '--no-live'];
+      const first = new NpmProcess(checkout.dir, args, env);
+      await first.waitFor(/deploying the local lottery/, 120_000);
+      // Ctrl-C also ends anvil: the transaction in flight never gets its receipt. Waiting it out (viem's
+      // 180 s) would meet the SIGKILL that interrupt() sends after 30 s.
+      await new Promise((r) => setTimeout(r, 1_500));
+      await first.interrupt(30_000);
+      expect(first.child.signalCode).not.toBe('SIGKILL');
+      // npm may exit before ops does; ops's command line does not name the checkout, its folder does
+      await eventually(async () => processesRunningIn(checkout.dir).length === 0, 'ops to exit', 5_000);
+      await eventually(async () => STOPPING_JSON.test(first.stdout), `"stopping" in ${first.output()}`, 5_000);
+      expect(first.stdout).not.toMatch(/"event":"ready"/);
+      expect(processesOf(checkout.dir)).toEqual([]);
+
+      const next = new NpmProcess(checkout.dir, args, env);
+      await whileRunning(
+        next,
+        checkout.dir,
+        port,
+        async () => {
+          await next.waitFor(/deploying the local lottery/, 120_000);
+          const ready = await readyEvent(next);
+          const rounds = await getJson(`http://127.0.0.1:${port}/v1/rounds`, {
+            authorization: `Bearer ${ready.apiKey}`,
+          });
+          const data = rounds.body['data'] as { status: string }[];
+          expect(data.map((r) => r.status)).toEqual(['active', 'settled', 'settled']);
+          // on a new chain, not on what the interrupted start had deployed: the first contract is in block 1
+          const state = JSON.parse(readFileSync(join(checkout.dir, '.data', 'instance.json'), 'utf8')) as {
+            deployBlock: number;
+          };
+          expect(state.deployBlock).toBe(1);
         },
         STOPPING_JSON,
       );
