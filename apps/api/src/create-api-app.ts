@@ -46,7 +46,7 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyAp
     requestIdHeader: false,
     genReqId: (request: IncomingMessage) => requestIdFor(request.headers),
     // As long as a request line can be (Node's 16 KiB header limit): every path parameter, however long,
-    // reaches its validation (400/422) instead of missing the route (404).
+    // reaches its validation (400, or a lookup) instead of missing the route (404).
     routerOptions: { maxParamLength: 16 * 1024 },
     rewriteUrl: routeEmptyParametersToCatchAll,
     // Bad URL encodings and body-parser failures never reach Nest; they still get the group's format.

@@ -64,7 +64,11 @@ describe('Data API errors', () => {
       await expectError({ url: `/v1/rounds?limit=${limit}` }, 400, 'invalid_request');
     }
     await expectError({ url: '/v1/rounds?limit=1&limit=2' }, 400, 'invalid_request');
-    await expectError({ url: `/v1/rounds?cursor=${encodeCursor([2n])}&cursor=x` }, 400, 'invalid_request');
+    await expectError(
+      { url: `/v1/rounds?cursor=${encodeCursor('/v1/rounds', [2n])}&cursor=x` },
+      400,
+      'invalid_request',
+    );
   });
 
   it('400 invalid_request for a URL that cannot be decoded', async () => {
@@ -89,15 +93,30 @@ describe('Data API errors', () => {
   });
 
   it('400 invalid_cursor: foreign, tampered, or wrong-shape cursors', async () => {
-    const winsCursor = encodeCursor([5n, 9n]);
+    const issued = (await api.request('/v1/rounds/1/tickets?limit=2')).json().next_cursor as string;
+    const [version, key, check] = Buffer.from(issued, 'base64url').toString('utf8').split('.');
+    const edited = Buffer.from(`${version}.${BigInt(key) + 1n}.${check}`).toString('base64url');
+    expect((await api.request(`/v1/rounds/1/tickets?limit=2&cursor=${issued}`)).statusCode).toBe(200);
+    const OTHER = '0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359';
     for (const [url, what] of [
       ['/v1/rounds?cursor=', 'empty'],
       ['/v1/rounds?cursor=!!!', 'outside the alphabet'],
       ['/v1/rounds?cursor=abc', 'not ours'],
-      [`/v1/rounds/1/tickets?cursor=${winsCursor}`, 'a wins cursor on tickets'],
-      [`/v1/rounds/1/wins?cursor=${encodeCursor([5n])}`, 'a tickets cursor on wins'],
-      [`/v1/rounds?cursor=${encodeCursor([2n ** 63n])}`, 'an id no row can have'],
-      [`/v1/rounds?cursor=${encodeCursor([2n])}=`, 'padding'],
+      [`/v1/rounds/1/tickets?cursor=${encodeCursor('/v1/rounds/1/wins', [5n, 9n])}`, 'a wins cursor on tickets'],
+      [`/v1/rounds/1/wins?cursor=${encodeCursor('/v1/rounds/1/tickets', [5n])}`, 'a tickets cursor on wins'],
+      [`/v1/rounds/1/tickets?cursor=${encodeCursor('/v1/rounds', [3n])}`, 'a rounds cursor on tickets'],
+      [`/v1/rounds/2/tickets?cursor=${issued}`, "round 1's tickets cursor on round 2"],
+      [`/v1/rounds/1/tickets?cursor=${edited}`, 'a key edited by hand'],
+      [
+        `/v1/wallets/${OTHER}/tickets?cursor=${encodeCursor(`/v1/wallets/${WALLET}/tickets`, [5n])}`,
+        "another wallet's",
+      ],
+      [
+        `/v1/wallets/${WALLET}/wins?cursor=${encodeCursor(`/v1/wallets/${WALLET}/wins/rounds/1`, [5n])}`,
+        'one round only',
+      ],
+      [`/v1/rounds?cursor=${encodeCursor('/v1/rounds', [2n ** 63n])}`, 'an id no row can have'],
+      [`/v1/rounds?cursor=${encodeCursor('/v1/rounds', [2n])}=`, 'padding'],
     ]) {
       const response = await api.request(url);
       expect([what, response.statusCode, response.json().error.code]).toEqual([what, 400, 'invalid_cursor']);
@@ -185,9 +204,11 @@ describe('Data API errors', () => {
     }
   });
 
-  it('422 validation_failed: a round id beyond the uint256 range', async () => {
-    await expectError({ url: `/v1/rounds/${2n ** 256n}` }, 422, 'validation_failed');
-    await expectError({ url: `/v1/rounds/${'9'.repeat(250)}/tickets` }, 422, 'validation_failed');
+  it('404 not_found: a round id of any size that names no round, beyond uint256 too (spec: "404 when absent")', async () => {
+    await expectError({ url: `/v1/rounds/${2n ** 256n}` }, 404, 'not_found');
+    await expectError({ url: `/v1/rounds/${'9'.repeat(250)}/tickets` }, 404, 'not_found');
+    await expectError({ url: `/v1/rounds/${2n ** 256n}/wins` }, 404, 'not_found');
+    await expectError({ url: `/v1/wallets/${WALLET}/wins/rounds/${2n ** 256n}` }, 404, 'not_found');
     await expectError({ url: `/v1/rounds/${2n ** 256n - 1n}` }, 404, 'not_found');
   });
 

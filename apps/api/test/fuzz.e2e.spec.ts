@@ -32,10 +32,14 @@ const path = fc.oneof(
     .map(([a, list, id]) => `/v1/wallets/${a}/${list}/rounds/${id}`),
   fc.array(segment, { maxLength: 6 }).map((parts) => `/${parts.join('/')}`),
 );
+// cursors of lists the paths above reach, so that some of them are accepted
+const cursorList = fc.constantFrom('/v1/rounds', '/v1/rounds/1/tickets', '/v1/rounds/1/wins', '/v1/rounds/2/wins');
 const queryValue = fc.oneof(
   fc.integer({ min: -1000, max: 1000 }).map(String),
-  fc.bigInt({ min: 0n, max: 2n ** 100n }).map((n) => encodeCursor([n])),
-  fc.tuple(fc.bigInt({ min: 0n, max: 2n ** 80n }), fc.bigInt({ min: 0n, max: 2n ** 64n })).map(encodeCursor),
+  fc.tuple(cursorList, fc.bigInt({ min: 0n, max: 2n ** 100n })).map(([list, n]) => encodeCursor(list, [n])),
+  fc
+    .tuple(cursorList, fc.bigInt({ min: 0n, max: 2n ** 80n }), fc.bigInt({ min: 0n, max: 2n ** 64n }))
+    .map(([list, amount, id]) => encodeCursor(list, [amount, id])),
   printable(20),
 );
 const query = fc

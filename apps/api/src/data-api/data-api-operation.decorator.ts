@@ -21,7 +21,6 @@ const COMMON_ERRORS: Record<number, { description: string; headers?: ResponseHea
 const PARAM_ERRORS: Record<number, string> = {
   400: '`invalid_request`, `invalid_address` or `invalid_cursor`',
   404: '`not_found`: the round does not exist',
-  422: '`validation_failed`: roundId exceeds the uint256 range',
 };
 
 export type PathParam = 'roundId' | 'address';
@@ -56,7 +55,7 @@ const PAGINATION_DECORATORS = [
   ApiQuery({
     name: 'cursor',
     required: false,
-    description: 'The `next_cursor` of the previous page; omit for the first page',
+    description: 'The `next_cursor` of the previous page of this same list; omit for the first page',
     schema: { type: 'string', pattern: PATTERNS.cursor, minLength: 1 },
   }),
   ApiQuery({
@@ -77,7 +76,7 @@ export function DataApiOperation(o: DataApiOperationOptions): MethodDecorator {
   const okHeaders = headerRefs(...COMMON_HEADER_NAMES, ...(o.cacheable ? (['ETag', 'Cache-Control'] as const) : []));
   const paramErrors = [
     ...(params.length > 0 || o.paginated ? [400] : []),
-    ...(params.includes('roundId') ? [404, 422] : []),
+    ...(params.includes('roundId') ? [404] : []),
   ];
   const error = (status: number, description: string, headers: ResponseHeader[] = []) =>
     ApiResponse({

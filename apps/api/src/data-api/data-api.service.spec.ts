@@ -27,16 +27,18 @@ describe('DataApiService', () => {
     const readModels = stubReadModels({
       listRounds: async () => [round({ id: 9n }), round({ id: 8n }), round({ id: 7n })],
     });
-    const page = parsed(await new DataApiService(readModels).rounds({ limit: 2, after: [10n] }));
+    const page = parsed(
+      await new DataApiService(readModels).rounds({ limit: 2, cursor: encodeCursor('/v1/rounds', [10n]) }),
+    );
     expect(readModels.listRounds).toHaveBeenCalledWith(10n, 3);
     expect(page.data.map((r: { id: string }) => r.id)).toEqual(['9', '8']);
     expect(page.has_more).toBe(true);
-    expect(decodeCursor(page.next_cursor ?? '', 1)).toEqual([8n]);
+    expect(decodeCursor(page.next_cursor ?? '', '/v1/rounds', 1)).toEqual([8n]);
   });
 
   it('ends with a null cursor when the read model has nothing beyond the page', async () => {
     const readModels = stubReadModels({ listRounds: async () => [round({ id: 1n })] });
-    expect(parsed(await new DataApiService(readModels).rounds({ limit: 2, after: null }))).toEqual({
+    expect(parsed(await new DataApiService(readModels).rounds({ limit: 2, cursor: null }))).toEqual({
       data: [expect.objectContaining({ id: '1' })],
       next_cursor: null,
       has_more: false,
@@ -49,11 +51,14 @@ describe('DataApiService', () => {
       roundById: async () => round({ id: 1n }),
       roundWins: async () => [win(5n, 300n), win(4n, 300n)],
     });
-    const result = await new DataApiService(readModels).roundWins(1n, { limit: 1, after: [500n, 9n] });
+    const result = await new DataApiService(readModels).roundWins(1n, {
+      limit: 1,
+      cursor: encodeCursor('/v1/rounds/1/wins', [500n, 9n]),
+    });
     expect(readModels.roundWins).toHaveBeenCalledWith(1n, { limit: 2, after: { amount: 500n, id: 9n } });
     expect(result).toBeInstanceOf(Cacheable);
     expect(result.cacheControl).toMatch(/max-age/);
-    expect(parsed(result.body).next_cursor).toBe(encodeCursor([300n, 5n]));
+    expect(parsed(result.body).next_cursor).toBe(encodeCursor('/v1/rounds/1/wins', [300n, 5n]));
     expect(parsed(result.body).data[0]).toMatchObject({ id: '5', amount: { amount: '300', decimals: 6 } });
   });
 
@@ -88,7 +93,7 @@ describe('DataApiService', () => {
     it.each(['roundTickets', 'roundWins'] as const)(
       '%s never caches a page from before the settlement',
       async (method) => {
-        const result = await new DataApiService(settlingReadModels())[method](1n, { limit: 5, after: null });
+        const result = await new DataApiService(settlingReadModels())[method](1n, { limit: 5, cursor: null });
         // the round was seen before the commit, so the page (after it) is fresh but not cached as settled
         expect(result.cacheControl).toBeNull();
         expect(parsed(result.body).data).toEqual([expect.objectContaining({ id: '4', matched_normals: 2 })]);
@@ -104,8 +109,8 @@ describe('DataApiService', () => {
   it('answers 404 for a missing round, and for ids no row can have without asking', async () => {
     const readModels = stubReadModels({ roundById: async () => null });
     const service = new DataApiService(readModels);
-    await expect(service.roundTickets(7n, { limit: 5, after: null })).rejects.toMatchObject({ code: 'not_found' });
-    await expect(service.walletWins(WALLET, 7n, { limit: 5, after: null })).rejects.toMatchObject({
+    await expect(service.roundTickets(7n, { limit: 5, cursor: null })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(service.walletWins(WALLET, 7n, { limit: 5, cursor: null })).rejects.toMatchObject({
       code: 'not_found',
     });
     await expect(service.round(2n ** 70n)).rejects.toBeInstanceOf(ApiError);
@@ -119,14 +124,17 @@ describe('DataApiService', () => {
 
   it('passes wallet filters through as keyset queries', async () => {
     const readModels = stubReadModels({ walletTickets: async () => [] });
-    await new DataApiService(readModels).walletTickets(WALLET, null, { limit: 10, after: [42n] });
+    await new DataApiService(readModels).walletTickets(WALLET, null, {
+      limit: 10,
+      cursor: encodeCursor(`/v1/wallets/${WALLET}/tickets`, [42n]),
+    });
     expect(readModels.walletTickets).toHaveBeenCalledWith(WALLET, null, { limit: 11, beforeId: 42n });
   });
 
   it('refuses a win without a draw outcome as a read-model bug', async () => {
     const broken = { ...win(1n, 5n), matchedNormals: null };
     const readModels = stubReadModels({ walletWins: async () => [broken] });
-    await expect(new DataApiService(readModels).walletWins(WALLET, null, { limit: 1, after: null })).rejects.toThrow(
+    await expect(new DataApiService(readModels).walletWins(WALLET, null, { limit: 1, cursor: null })).rejects.toThrow(
       'without a draw outcome',
     );
   });

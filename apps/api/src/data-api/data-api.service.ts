@@ -5,18 +5,24 @@ import { ApiError } from '../http/api-error';
 import { SerializedJson } from '../http/serialized-json';
 import type { WalletStatsDto } from './dto/wallet-stats.dto';
 import { Cacheable, SETTLED_ROUND_CACHE, SETTLED_ROUND_TICKETS_CACHE } from './http-cache/cacheable';
-import { paginate, serializedPage } from './pagination';
+import { paginate, serializedPage, type KeysetList } from './pagination';
 import type { PageRequest } from './params/page-query.pipe';
 import { STORED_ID_MAX } from './params/storage-bounds';
 import { READ_MODEL_QUERIES } from './read-models.token';
 import { formatWalletStats, roundJson, ticketJson, winJson } from './record-formatters';
 
-/** Cursor keys: rounds and tickets page by id, round wins by (amount, id). */
-const byId = (row: { id: bigint }): bigint[] => [row.id];
-const byAmountThenId = (row: TicketRecord): bigint[] => [row.winningsAmount ?? 0n, row.id];
-const ticketPage = (page: PageRequest, limit: number): TicketPageQuery => ({
+/** Lists, named by their path: rounds and tickets page by id, round wins by (amount, id). */
+const byId = <R extends { id: bigint }>(id: string): KeysetList<R> => ({ id, keyParts: 1, keyOf: (row) => [row.id] });
+const byAmountThenId = (id: string): KeysetList<TicketRecord> => ({
+  id,
+  keyParts: 2,
+  keyOf: (row) => [row.winningsAmount ?? 0n, row.id],
+});
+const walletList = (address: Hex, what: 'tickets' | 'wins', roundId: bigint | null): string =>
+  `/v1/wallets/${address.toLowerCase()}/${what}${roundId === null ? '' : `/rounds/${roundId}`}`;
+const ticketPage = (limit: number, after: bigint[] | null): TicketPageQuery => ({
   limit,
-  beforeId: page.after?.[0] ?? null,
+  beforeId: after?.[0] ?? null,
 });
 
 /** The Data API's reads: read models in, the spec's JSON out. */
@@ -35,8 +41,8 @@ export class DataApiService {
   }
 
   async rounds(page: PageRequest): Promise<SerializedJson> {
-    const fetch = (limit: number) => this.readModels.listRounds(page.after?.[0] ?? null, limit);
-    return serializedPage(await paginate(page, fetch, byId, roundJson));
+    const fetch = (limit: number, after: bigint[] | null) => this.readModels.listRounds(after?.[0] ?? null, limit);
+    return serializedPage(await paginate(page, byId<RoundRecord>('/v1/rounds'), fetch, roundJson));
   }
 
   async round(id: bigint): Promise<Cacheable<SerializedJson>> {
@@ -52,20 +58,19 @@ export class DataApiService {
     const round = await this.existingRound(id);
     const list = await paginate(
       page,
-      (limit) => this.readModels.roundTickets(id, ticketPage(page, limit)),
-      byId,
+      byId<TicketRecord>(`/v1/rounds/${id}/tickets`),
+      (limit, after) => this.readModels.roundTickets(id, ticketPage(limit, after)),
       ticketJson,
     );
     return new Cacheable(serializedPage(list), settled(round, SETTLED_ROUND_TICKETS_CACHE));
   }
 
   async roundWins(id: bigint, page: PageRequest): Promise<Cacheable<SerializedJson>> {
-    const after = page.after ? { amount: page.after[0], id: page.after[1] } : null;
     const round = await this.existingRound(id);
     const list = await paginate(
       page,
-      (limit) => this.readModels.roundWins(id, { limit, after }),
-      byAmountThenId,
+      byAmountThenId(`/v1/rounds/${id}/wins`),
+      (limit, after) => this.readModels.roundWins(id, { limit, after: after && { amount: after[0], id: after[1] } }),
       winJson,
     );
     return new Cacheable(serializedPage(list), settled(round, SETTLED_ROUND_TICKETS_CACHE));
@@ -81,8 +86,8 @@ export class DataApiService {
       roundId === null ? null : this.existingRound(roundId),
       paginate(
         page,
-        (limit) => this.readModels.walletTickets(address, roundId, ticketPage(page, limit)),
-        byId,
+        byId<TicketRecord>(walletList(address, 'tickets', roundId)),
+        (limit, after) => this.readModels.walletTickets(address, roundId, ticketPage(limit, after)),
         ticketJson,
       ),
     ]);
@@ -92,7 +97,12 @@ export class DataApiService {
   async walletWins(address: Hex, roundId: bigint | null, page: PageRequest): Promise<SerializedJson> {
     const [, list] = await Promise.all([
       roundId === null ? null : this.existingRound(roundId),
-      paginate(page, (limit) => this.readModels.walletWins(address, roundId, ticketPage(page, limit)), byId, winJson),
+      paginate(
+        page,
+        byId<TicketRecord>(walletList(address, 'wins', roundId)),
+        (limit, after) => this.readModels.walletWins(address, roundId, ticketPage(limit, after)),
+        winJson,
+      ),
     ]);
     return serializedPage(list);
   }

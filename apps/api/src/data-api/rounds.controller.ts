@@ -4,7 +4,7 @@ import { DataApiOperation } from './data-api-operation.decorator';
 import { DataApiService } from './data-api.service';
 import { RoundListDto, TicketListDto, WinListDto } from './dto/list.dto';
 import { RoundDto } from './dto/round.dto';
-import { BY_AMOUNT_THEN_ID, BY_ID, type PageRequest } from './params/page-query.pipe';
+import { PAGE_QUERY, type PageRequest } from './params/page-query.pipe';
 import { RoundIdPipe } from './params/round-id.pipe';
 
 @DataApiController('rounds', 'rounds')
@@ -24,7 +24,7 @@ export class RoundsController {
 
   @Get()
   @DataApiOperation({ operationId: 'listRounds', summary: 'Rounds, newest first', ok: RoundListDto, paginated: true })
-  rounds(@Query(BY_ID) page: PageRequest) {
+  rounds(@Query(PAGE_QUERY) page: PageRequest) {
     return this.dataApi.rounds(page);
   }
 
@@ -49,7 +49,7 @@ export class RoundsController {
     paginated: true,
     cacheable: true,
   })
-  roundTickets(@Param('roundId', RoundIdPipe) id: bigint, @Query(BY_ID) page: PageRequest) {
+  roundTickets(@Param('roundId', RoundIdPipe) id: bigint, @Query(PAGE_QUERY) page: PageRequest) {
     return this.dataApi.roundTickets(id, page);
   }
 
@@ -62,7 +62,7 @@ export class RoundsController {
     paginated: true,
     cacheable: true,
   })
-  roundWins(@Param('roundId', RoundIdPipe) id: bigint, @Query(BY_AMOUNT_THEN_ID) page: PageRequest) {
+  roundWins(@Param('roundId', RoundIdPipe) id: bigint, @Query(PAGE_QUERY) page: PageRequest) {
     return this.dataApi.roundWins(id, page);
   }
 }

@@ -6,7 +6,7 @@ import { DataApiService } from './data-api.service';
 import { TicketListDto, WinListDto } from './dto/list.dto';
 import { WalletStatsDto } from './dto/wallet-stats.dto';
 import { AddressPipe } from './params/address.pipe';
-import { BY_ID, type PageRequest } from './params/page-query.pipe';
+import { PAGE_QUERY, type PageRequest } from './params/page-query.pipe';
 import { RoundIdPipe } from './params/round-id.pipe';
 
 @DataApiController('wallets', 'wallets')
@@ -32,7 +32,7 @@ export class WalletsController {
     params: ['address'],
     paginated: true,
   })
-  tickets(@Param('address', AddressPipe) address: Hex, @Query(BY_ID) page: PageRequest) {
+  tickets(@Param('address', AddressPipe) address: Hex, @Query(PAGE_QUERY) page: PageRequest) {
     return this.dataApi.walletTickets(address, null, page);
   }
 
@@ -47,7 +47,7 @@ export class WalletsController {
   roundTickets(
     @Param('address', AddressPipe) address: Hex,
     @Param('roundId', RoundIdPipe) roundId: bigint,
-    @Query(BY_ID) page: PageRequest,
+    @Query(PAGE_QUERY) page: PageRequest,
   ) {
     return this.dataApi.walletTickets(address, roundId, page);
   }
@@ -60,7 +60,7 @@ export class WalletsController {
     params: ['address'],
     paginated: true,
   })
-  wins(@Param('address', AddressPipe) address: Hex, @Query(BY_ID) page: PageRequest) {
+  wins(@Param('address', AddressPipe) address: Hex, @Query(PAGE_QUERY) page: PageRequest) {
     return this.dataApi.walletWins(address, null, page);
   }
 
@@ -75,7 +75,7 @@ export class WalletsController {
   roundWins(
     @Param('address', AddressPipe) address: Hex,
     @Param('roundId', RoundIdPipe) roundId: bigint,
-    @Query(BY_ID) page: PageRequest,
+    @Query(PAGE_QUERY) page: PageRequest,
   ) {
     return this.dataApi.walletWins(address, roundId, page);
   }

@@ -1,19 +1,16 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
 import { ApiError } from '../../http/api-error';
-import { UINT256_MAX } from './storage-bounds';
 
 const ROUND_ID = /^\d+$/;
 
 /**
- * `{roundId}` → bigint. Not digits: 400 invalid_request (malformed). Digits beyond uint256: 422
- * validation_failed (well-formed, but no round can have that id). Everything else is looked up.
+ * `{roundId}` → bigint. Not digits: 400 invalid_request (malformed). Any digits are a RoundId (the spec
+ * bounds it by nothing): an id no round can have, beyond uint256, is absent, 404 like any other.
  */
 @Injectable()
 export class RoundIdPipe implements PipeTransform<string, bigint> {
   transform(value: string): bigint {
     if (!ROUND_ID.test(value)) throw new ApiError('invalid_request', 'roundId must be a string of digits');
-    const id = BigInt(value);
-    if (id > UINT256_MAX) throw new ApiError('validation_failed', 'roundId exceeds the uint256 range of round ids');
-    return id;
+    return BigInt(value);
   }
 }

@@ -1,6 +1,3 @@
-/** Round ids are the contract's uint256 counter: no larger value can name a round. */
-export const UINT256_MAX = 2n ** 256n - 1n;
-
 /**
  * The read models key rounds and tickets by Postgres `bigint`: an id above this cannot be stored, so
  * it cannot exist, and asking the database would only raise an out-of-range error.
