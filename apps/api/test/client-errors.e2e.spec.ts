@@ -29,9 +29,9 @@ describe('requests the HTTP parser refuses', () => {
   });
   afterAll(() => api?.close());
 
-  it('answers headers over the limit with 431 in the Data API envelope, with its X-Request-Id', async () => {
+  it('answers headers over the limit with 400 invalid_request (the spec ties the code to 400), with its X-Request-Id', async () => {
     const response = await exchange(port, `GET /v1/rounds HTTP/1.1\r\nHost: x\r\nX-Big: ${'z'.repeat(20_000)}\r\n\r\n`);
-    expect(response.status).toBe(431);
+    expect(response.status).toBe(400);
     expect(JSON.parse(response.body)).toEqual({
       error: {
         code: 'invalid_request',
@@ -39,6 +39,17 @@ describe('requests the HTTP parser refuses', () => {
         request_id: requestIdOf(response.headers),
       },
     });
+  });
+
+  it('answers a POST body over the 1 MiB limit with 400 in its group format, before the key is read', async () => {
+    const body = 'x'.repeat(1024 * 1024 + 1);
+    const partner = await api.request({
+      method: 'POST',
+      url: '/api/v1/giveaways/partner-free-tickets/0x00000000000000000000000000000000000000b1',
+      payload: body,
+      headers: { 'content-type': 'application/json', apikey: 'not-a-key' },
+    });
+    expect([partner.statusCode, partner.json()]).toEqual([400, { error: 'Invalid request' }]);
   });
 
   it('answers a raw non-ASCII request-target with 400 in the group format of its path', async () => {

@@ -6,7 +6,7 @@ import type { RawServerDefault } from 'fastify';
  * takes a body, yet many HTTP clients send one anyway, often `Content-Type: application/json` with an
  * empty body on a POST (the partner purchase has "no body"). A parser that refused it would answer 400
  * before any guard ran, ahead of the key's 401 (and a type without a parser, 415); so a body of any type
- * is read (within the body limit: 413 beyond it) and ignored, whatever it holds.
+ * is read (within the 1 MiB body limit: 400 beyond it) and ignored, whatever it holds.
  */
 export function useBodyParsers(app: NestFastifyApplication): void {
   const ignore = (_request: unknown, _body: unknown, done: (error: null, body: undefined) => void) =>

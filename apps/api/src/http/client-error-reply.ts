@@ -13,13 +13,19 @@ const PLAIN_ERROR_PREFIXES = [DAILY_POOL_PREFIX, PARTNER_GIVEAWAYS_PREFIX];
  * Fastify's `clientErrorHandler`. Requests Node's HTTP parser refuses (a header block over its limit, raw
  * non-ASCII bytes in the request-target, a broken request line) never become requests, so no exception
  * filter sees them, and Fastify's default answer has neither the group's error format nor an X-Request-Id.
- * This one has both; the group comes from the request-target when the bytes read so far show one.
+ * This one has both; the group comes from the request-target when the bytes read so far show one. The
+ * status is 400 whatever the cause (not 431 or 408): the spec ties `invalid_request` to 400, and the
+ * plain groups list no other client error; the message says which limit was met.
  */
 export function clientErrorReply(error: ConnectionError, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const status = 400;
   const message =
-    status === 431 ? 'Request headers too large' : status === 408 ? 'Request timed out' : 'Malformed HTTP request';
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 'Request headers too large'
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'Request timed out'
+        : 'Malformed HTTP request';
   // Node hands over the bytes read so far as a Buffer (Fastify's type says otherwise).
   const raw: unknown = error.rawPacket;
   const [method, target = ''] = (Buffer.isBuffer(raw) ? raw.toString('latin1') : '').split('\r\n', 1)[0].split(' ');
