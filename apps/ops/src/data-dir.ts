@@ -11,9 +11,12 @@ export interface InstanceState {
   postgresPort?: number;
   anvilPort?: number;
   apiPort?: number;
+  /** The chain the instance follows (the local one, or RPC_URL's): the CLI's defaults for its variables. */
   chainId?: number;
   deployBlock?: number;
   contracts?: Record<string, string>;
+  /** RPC_URL when `ops start` followed an operator's chain; unset for the local anvil (`anvilPort`). */
+  rpcUrl?: string;
   /** The local lottery's whole deployment (encoded bigints), for the simulator after a restart. */
   deployment?: unknown;
   metricsPorts?: { indexer: number; projector: number };

@@ -57,10 +57,12 @@ export function eventLogConfigOf(env: OpsPipelineEnv, chainId: number): EventLog
   return eventLogConfigFromEnv(env, chainId, databaseUrl());
 }
 
-/** RPC_URL, or the embedded instance's anvil. */
+/** RPC_URL, or the node the embedded instance follows: the operator's chain it was started with, or its anvil. */
 export function rpcUrlOf(env: OpsPipelineEnv): string {
   if (env.RPC_URL) return env.RPC_URL;
-  const port = readState().anvilPort;
+  const state = readState();
+  if (state.rpcUrl) return state.rpcUrl;
+  const port = state.anvilPort;
   if (port) return `http://127.0.0.1:${port}`;
   throw new Error('no chain node: set RPC_URL, or run `npm start` first to create the embedded instance');
 }

@@ -181,6 +181,17 @@ export async function runStart(o: StartOptions): Promise<void> {
       cleanups.push(() => localChain?.stop() ?? Promise.resolve());
       chain = localChainTarget(localChain.rpcUrl, localChain.deployment);
     }
+    // status, replay and reindex then find this chain without its variables (instance.json is 0600: an
+    // RPC URL may hold a provider's key)
+    writeState(
+      {
+        chainId: chain.chainId,
+        deployBlock: chain.startBlock,
+        contracts: { ...chain.contracts },
+        rpcUrl: localChain ? undefined : chain.rpcUrl,
+      },
+      dir,
+    );
 
     if (o.chainOnly) {
       // it holds the operator's private key

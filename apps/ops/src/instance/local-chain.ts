@@ -113,14 +113,7 @@ async function writeHistory(rpcUrl: string, options: LocalChainOptions): Promise
     `history: ${history.settled.length} settled rounds, ${history.stats.tickets} tickets, ` +
       `up to block ${history.lastBlock}`,
   );
-  writeState(
-    {
-      chainId: deployment.chainId,
-      deployBlock: Number(deployment.deployBlock),
-      contracts: { ...deployment.addresses },
-      deployment: encodeDeployment(deployment),
-    },
-    options.dir,
-  );
+  // recorded once the history is whole: a start stopped before this writes it again (`fresh`)
+  writeState({ deployment: encodeDeployment(deployment) }, options.dir);
   return deployment;
 }

@@ -420,6 +420,13 @@ describe('npm start on a fresh checkout', () => {
             );
             expect(status.rpcUrl).toBe(env.RPC_URL);
             expect(status.contracts['jackpot']?.toLowerCase()).toBe(env.JACKPOT_ADDRESS.toLowerCase());
+            // another shell, without the chain's variables: the instance's folder names its chain
+            const bare = { DATABASE_URL: db.url, RPC_URL: '', CHAIN_ID: '', START_BLOCK: '', JACKPOT_ADDRESS: '' };
+            const recalled = JSON.parse(
+              await runNpm(checkout.dir, ['run', '--silent', 'ops', '--', 'status', '--json'], bare),
+            ) as Status;
+            expect(recalled).toMatchObject({ rpcUrl: env.RPC_URL, chainId: 31337, contracts: status.contracts });
+            expect(recalled.indexer.indexedBlock).toBeGreaterThan(0);
           },
           STOPPING_JSON,
         );
