@@ -171,10 +171,15 @@ export function lotteryHistory(options: HistoryOptions): ChainEventEnvelope[] {
     chain.tx(() => chain.emit('PoolEntered', { drawingId: String(roundId), entrant, entryId: String(entryId) }, POOL));
   };
 
-  const payouts = (): bigint[] =>
-    Array.from({ length: 12 }, (_, tier) =>
-      tier === 0 || tier === 2 ? 0n : BigInt(tier ** 3 * 10_000 + random.int(0, 99)),
-    );
+  // Tier 0 pays nothing, as the real calculator enforces; tier 2 pays in even drawings, as its owner may
+  // configure (a minimum payout or a premium weight for a single normal). Its amount draws no random
+  // number, so a seed's history keeps its shape.
+  const payouts = (roundId: number): bigint[] =>
+    Array.from({ length: 12 }, (_, tier) => {
+      if (tier === 0) return 0n;
+      if (tier === 2) return roundId % 2 === 0 ? 80_000n + BigInt(roundId) : 0n;
+      return BigInt(tier ** 3 * 10_000 + random.int(0, 99));
+    });
 
   chain.tx(() => open(1));
   for (let roundId = 1; roundId <= options.settledRounds + 1; roundId++) {
@@ -205,7 +210,7 @@ export function lotteryHistory(options: HistoryOptions): ChainEventEnvelope[] {
           normals: random.shuffle(Array.from({ length: NORMALS_MAX }, (_, k) => k + 1)).slice(0, 5),
           bonusball: random.int(1, BONUSBALL_MAX),
         };
-    const tierPayouts = payouts();
+    const tierPayouts = payouts(roundId);
     chain.tx(() => {
       chain.emit(
         'PrizeTierPayoutsCalculated',

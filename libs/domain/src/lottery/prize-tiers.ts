@@ -4,8 +4,6 @@
  */
 export const NORMALS_PER_TICKET = 5;
 export const TIER_COUNT = 12;
-/** Tiers that exist for counting but pay nothing (no match, and a single normal without the bonusball). */
-export const ZERO_PAYOUT_TIERS: readonly number[] = [0, 2];
 export const JACKPOT_TIER = TIER_COUNT - 1;
 
 export interface TicketNumbers {

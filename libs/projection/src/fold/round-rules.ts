@@ -1,4 +1,4 @@
-import { JACKPOT_TIER, TIER_COUNT, ZERO_PAYOUT_TIERS, type TicketNumbers } from '@lottery/domain';
+import { JACKPOT_TIER, TIER_COUNT, type TicketNumbers } from '@lottery/domain';
 import type { RoundModel } from '@lottery/persistence';
 import type { DecodedBody, EventMeta } from '../decode/decoded-event';
 
@@ -72,11 +72,5 @@ export function numbersFitRound(round: RoundModel, ticket: TicketNumbers): strin
   if (ticket.bonusball < 1 || ticket.bonusball > round.bonusballMax) {
     return `bonusball ${ticket.bonusball} outside 1..${round.bonusballMax} of round ${round.id}`;
   }
-  return null;
-}
-
-/** Tiers 0 and 2 pay nothing by definition; a payout there means the payout event is not what we think. */
-export function payoutsFitTiers(payouts: readonly bigint[]): string | null {
-  for (const tier of ZERO_PAYOUT_TIERS) if (payouts[tier] !== 0n) return `tier ${tier} must pay 0`;
   return null;
 }

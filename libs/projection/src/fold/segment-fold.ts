@@ -2,7 +2,7 @@ import { tierId, TIER_COUNT } from '@lottery/domain';
 import type { DrawnTicket, FoldReadsPort, RoundModel, TicketToDraw } from '@lottery/persistence';
 import type { DecodedBody, DecodedChainEvent } from '../decode/decoded-event';
 import { PoisonEventError } from '../poison-event-error';
-import { isDrawn, numbersFitRound, openedRound, payoutsFitTiers } from './round-rules';
+import { isDrawn, numbersFitRound, openedRound } from './round-rules';
 import type { SegmentState } from './segment-state';
 import { drawnOutcome, numbersCode, numbersFromCode, referralSplits } from './ticket-rules';
 
@@ -82,8 +82,8 @@ export class SegmentFold {
       case 'PrizeTierPayoutsCalculated': {
         const round = this.round(e, b.roundId);
         if (isDrawn(round)) this.poison(e, `payouts of drawing ${b.roundId} arrived after its winners`);
-        const misfit = payoutsFitTiers(b.tierPayouts);
-        if (misfit) this.poison(e, misfit);
+        // Any tier may pay: tiers 0 and 2 pay nothing only under the deployed calculator's configuration,
+        // which its owner can change (premium weights, minimum payouts) or swap for another calculator.
         Object.assign(this.changed(round), { tierPayouts: b.tierPayouts, payoutsBlock: e.blockNumber });
         return;
       }

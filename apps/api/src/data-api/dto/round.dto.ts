@@ -28,7 +28,10 @@ export class PrizeTierDto {
   @ApiBoolean()
   bonusball_match!: boolean;
 
-  @ApiAmount({ description: 'Gross per-ticket payout; tiers 0 and 2 pay nothing' })
+  @ApiAmount({
+    description:
+      "Gross per-ticket payout, as the drawing's payout calculator set it (tiers 0 and 2 pay nothing under the deployed configuration)",
+  })
   payout!: AmountDto;
 
   @ApiInteger({ description: 'Tickets that landed in the tier, also for zero-payout tiers' })
