@@ -6,7 +6,9 @@
  * variables and routes against the same manifests in their test/deployment-config.spec.ts (apps never
  * import apps). Parses every manifest under k8s/ and docker/compose.yml; needs no cluster and no Docker.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
   APP_NAMES,
@@ -230,7 +232,7 @@ describe('docker/compose.yml', () => {
     );
     expect(readers.length).toBeGreaterThan(0);
     for (const [name, s] of readers) {
-      expect({ name, sources: asArgv(mapOf(s)['entrypoint']).join(' ').includes(`. ${written};`) }).toEqual({
+      expect({ name, sources: asArgv(mapOf(s)['entrypoint']).join(' ').includes(` ${written})`) }).toEqual({
         name,
         sources: true,
       });
@@ -239,6 +241,33 @@ describe('docker/compose.yml', () => {
         name,
         waits: 'service_healthy',
       });
+    }
+  });
+  it('exports to an app only the deployment variables its command names, however the file orders them', () => {
+    const reader = Object.values(services).find((s) =>
+      asArgv(mapOf(s)['entrypoint']).join(' ').includes('deployment.env'),
+    );
+    const [shell, flag, script, name] = asArgv(mapOf(reader)['entrypoint']);
+    const dir = mkdtempSync(join(tmpdir(), 'deployment-env-'));
+    try {
+      const file = join(dir, 'deployment.env');
+      writeFileSync(file, 'RPC_URL=http://chain:8545\nOPERATOR_PRIVATE_KEY=0xabc\nCHAIN_ID=31337\nCHAIN_IDX=1\n');
+      // compose turns $$ into $; the test's file stands in for the shared volume's
+      const run = script.replaceAll('$$', '$').replace('/shared/deployment.env', file);
+      const show =
+        'console.log(JSON.stringify([process.env.CHAIN_ID, process.env.RPC_URL, process.env.OPERATOR_PRIVATE_KEY, process.env.CHAIN_IDX]))';
+      const seen = (names: string) =>
+        JSON.parse(
+          execFileSync(shell, [flag, run, name, names, '-e', show], {
+            cwd: REPO_ROOT,
+            encoding: 'utf8',
+            env: { PATH: process.env['PATH'] },
+          }),
+        ) as (string | null)[];
+      expect(seen('CHAIN_ID')).toEqual(['31337', null, null, null]);
+      expect(seen('RPC_URL|CHAIN_ID')).toEqual(['31337', 'http://chain:8545', null, null]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

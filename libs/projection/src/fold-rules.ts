@@ -20,7 +20,7 @@ export class FoldRulesChangedError extends Error {
     super(
       `the read models in schema ${schema} were folded under fold rules version ${foldedUnder} and this ` +
         `projector folds version ${FOLD_RULES_VERSION}: rebuild them with \`npm run ops -- replay\` ` +
-        `(they keep serving meanwhile), then restart the projector`,
+        `(they keep serving meanwhile); a waiting projector then folds on by itself, with no restart`,
     );
     this.name = 'FoldRulesChangedError';
   }

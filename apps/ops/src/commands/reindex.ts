@@ -131,7 +131,8 @@ export function registerReindex(program: Command): void {
       [
         '',
         'Environment: DATABASE_URL (default: the embedded instance), EVENT_LOG (postgres|kafka), EVENT_LOG_SCHEMA,',
-        'KAFKA_BROKERS, CHAIN_ID, RPC_URL, START_BLOCK (defaults: the embedded instance), REORG_DEPTH (default 128).',
+        'KAFKA_BROKERS, KAFKA_TOPIC_PREFIX, CHAIN_ID, RPC_URL, START_BLOCK (defaults: the embedded instance),',
+        'REORG_DEPTH (default 128).',
         '',
         "The embedded instance's indexer is stopped first and restarted by `npm start`'s supervisor. Elsewhere,",
         'stop the indexer before and start it after (Kubernetes: scale to 0, reindex, scale back to 1).',

@@ -51,6 +51,9 @@ export interface ReplaySummary {
  * does, names its tables by schema name in every statement, and so writes its next batch into the new
  * generation, skipping the records the replay already folded (its position fence).
  */
+/** The session advisory lock a replay of `live` holds while it runs (hashtext of this name). */
+export const replayLockName = (live: string): string => `lottery-replay:${live}`;
+
 export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
   const live = readSchemaName(run.schema);
   const next = nextSchemaName(live);
@@ -60,7 +63,7 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
   const eventLog = createEventLog(run.log);
   try {
     const { rows } = await guard.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [
-      `lottery-replay:${live}`,
+      replayLockName(live),
     ]);
     if (!rows[0]?.locked) {
       throw new Error(`another replay of schema "${live}" is running; wait for it to finish (or stop it) and retry`);
@@ -177,7 +180,8 @@ export function registerReplay(program: Command): void {
       [
         '',
         'Environment: DATABASE_URL (default: the embedded instance), EVENT_LOG (postgres|kafka), EVENT_LOG_SCHEMA,',
-        'KAFKA_BROKERS, CHAIN_ID (default: the embedded instance), READ_SCHEMA (default lottery), REORG_WINDOW_BLOCKS.',
+        'KAFKA_BROKERS, KAFKA_TOPIC_PREFIX, CHAIN_ID (default: the embedded instance), READ_SCHEMA (default lottery),',
+        'REORG_WINDOW_BLOCKS.',
         '',
         'The projector may keep running: the switch takes the advisory lock the projector takes for every',
         'batch, and the projector then continues in the new schema from the position the replay reached.',

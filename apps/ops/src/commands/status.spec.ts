@@ -4,7 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEventLog } from '@lottery/event-log';
+import { DEFAULT_READ_SCHEMA, nextSchemaName } from '@lottery/persistence';
+import { Client } from 'pg';
 import { opsDatabase } from '../../test/support/in-process-ops';
+import { replayLockName } from './replay';
 import { instanceStatus } from './status';
 
 /** A JSON-RPC endpoint that answers every call with `answer`. */
@@ -49,6 +52,23 @@ describe('ops status', () => {
 
   it('reports the head block the node answers', async () => {
     expect((await statusWith({ result: '0x2a' })).chain).toEqual({ headBlock: 42 });
+  });
+
+  it('reports a replay in progress while one holds the replay lock, not for a schema an interrupted one left', async () => {
+    const db = new Client({ connectionString: String(process.env['DATABASE_URL']) });
+    await db.connect();
+    const schema = String(process.env['READ_SCHEMA'] || DEFAULT_READ_SCHEMA);
+    try {
+      await db.query(`CREATE SCHEMA IF NOT EXISTS "${nextSchemaName(schema)}"`);
+      expect((await statusWith({ result: '0x1' })).projector.replayInProgress).toBe(false);
+      await db.query('SELECT pg_advisory_lock(hashtext($1))', [replayLockName(schema)]);
+      expect((await statusWith({ result: '0x1' })).projector.replayInProgress).toBe(true);
+      await db.query('SELECT pg_advisory_unlock_all()');
+      expect((await statusWith({ result: '0x1' })).projector.replayInProgress).toBe(false);
+    } finally {
+      await db.query(`DROP SCHEMA IF EXISTS "${nextSchemaName(schema)}"`);
+      await db.end();
+    }
   });
 
   it('reports a node that answers with a JSON-RPC error as an error, not a head of NaN', async () => {

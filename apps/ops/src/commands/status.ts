@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { Client } from 'pg';
 import { createEventLog } from '@lottery/event-log';
-import { nextSchemaName } from '@lottery/persistence';
+import { readSchemaName } from '@lottery/persistence';
 import { FOLD_RULES_VERSION } from '@lottery/projection';
 import { databaseUrl } from '../connection';
 import { isAlive, readState } from '../data-dir';
 import { displayedUrl, print } from '../output';
 import { chainIdOf, eventLogConfigOf, loadPipelineEnv, rpcUrlOf } from './pipeline-env';
+import { replayLockName } from './replay';
 
 export interface InstanceStatus {
   rpcUrl: string;
@@ -92,7 +93,17 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
         (r) => r.rows[0],
         () => undefined,
       );
-    const next = await db.query(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [nextSchemaName(schema)]);
+    // A replay runs while its session holds the lock; a `_next` schema alone may be an interrupted one's.
+    // pg_locks shows a bigint key as its high and low 32 bits (classid, objid).
+    const replaying = await db.query<{ held: boolean }>(
+      `SELECT EXISTS (
+         SELECT 1 FROM pg_locks l, (SELECT hashtext($1)::bigint AS k) key
+          WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+            AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            AND l.classid::bigint = (key.k >> 32) & 4294967295 AND l.objid::bigint = key.k & 4294967295
+       ) AS held`,
+      [replayLockName(readSchemaName(schema))],
+    );
     const position = row?.position == null ? null : Number(row.position);
     const foldRules = row?.fold_rules ?? null;
     projector = {
@@ -100,7 +111,7 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
       position,
       lastBlock: row && Number(row.last_block) >= 0 ? Number(row.last_block) : null,
       lagEvents: Math.max(0, logTail - 1 - (position ?? -1)),
-      replayInProgress: (next.rowCount ?? 0) > 0,
+      replayInProgress: replaying.rows[0]?.held === true,
       foldRules,
       replayNeeded: foldRules !== null && foldRules !== FOLD_RULES_VERSION,
     };

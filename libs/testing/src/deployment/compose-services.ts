@@ -22,15 +22,22 @@ export interface ComposeDeployment {
   readyUrls: ReadyUrl[];
 }
 
+const DEPLOYMENT_FILE = '/shared/deployment.env';
+
 export function loadComposeDeployment(): ComposeDeployment {
   const composeFile = join(repoRoot(), 'docker', 'compose.yml');
   const services = mapOf(mapOf(parse(readFileSync(composeFile, 'utf8'), { merge: true }))['services']);
   const built = Object.keys(services).filter((name) => mapOf(services[name])['build'] !== undefined);
   const runners: ComposeRunner[] = built.flatMap((service) => {
     const definition = mapOf(services[service]);
-    const { nodeArgs, entry } = splitAtEntry(asArgv(definition['command']));
-    const app = appOfEntry(entry);
     const env = composeEnvironment(definition, dirname(composeFile));
+    const command = asArgv(definition['command']);
+    // x-deployment-env: the command's first word names what the entry point exports from the deployment file
+    if (asArgv(definition['entrypoint']).some((word) => word.includes(DEPLOYMENT_FILE))) {
+      for (const name of (command.shift() ?? '').split('|')) env.set(name, `(from ${DEPLOYMENT_FILE})`);
+    }
+    const { nodeArgs, entry } = splitAtEntry(command);
+    const app = appOfEntry(entry);
     return app ? [{ where: `compose service ${service}`, app, nodeArgs, env, service, definition }] : [];
   });
   // Compose services reach each other by service name.
