@@ -1,4 +1,5 @@
 import type { ReadModelQueries } from '@lottery/persistence';
+import type { TierLimits } from '../src/rate-limit/tier-limits';
 import { InMemoryReadModels } from './support/in-memory-read-models';
 import { lotteryDataset, UNKNOWN_WALLET, WALLETS } from './support/lottery-fixtures';
 import { OpenApiValidator } from './support/openapi-validator';
@@ -27,8 +28,8 @@ describe('free daily pool API', () => {
   const apps: TestApp[] = [];
   let validator: OpenApiValidator;
 
-  const start = async (readModels: ReadModelQueries) => {
-    const app = await startTestApp({ readModels, apiKeys: keys });
+  const start = async (readModels: ReadModelQueries, rateLimits?: TierLimits) => {
+    const app = await startTestApp({ readModels, apiKeys: keys, rateLimits });
     apps.push(app);
     return app;
   };
@@ -81,6 +82,46 @@ describe('free daily pool API', () => {
 
     it('checks the key before the parameters', async () => {
       await expectError('/round/abc', 401, 'Invalid API key', {});
+    });
+  });
+
+  describe("rate limits (not in the spec: the Data API's)", () => {
+    const limited = () =>
+      start(new InMemoryReadModels({ ...lotteryDataset(), pool: poolDataset() }), {
+        authenticated: { perMinute: 3, perDay: 1_000 },
+        anonymous: { perMinute: 2, perDay: 1_000 },
+      });
+
+    it("charges a key's pool requests to the budget its Data API requests use, and answers 429 beyond it", async () => {
+      const app = await limited();
+      const first = await get('/active-round', { app });
+      expect([first.status, first.headers['x-ratelimit-tier'], first.headers['x-ratelimit-remaining']]).toEqual([
+        200,
+        'authenticated',
+        '2',
+      ]);
+      const data = await app.request({ url: '/v1/rounds', headers: { authorization: `Bearer ${KEY}` } });
+      expect([data.statusCode, data.headers['x-ratelimit-remaining']]).toEqual([200, '1']);
+      expect((await get('/round/1', { app })).status).toBe(200);
+      const refused = await get(`/${WALLETS[0]}`, { app });
+      expect([refused.status, refused.body]).toEqual([429, { error: 'Rate limit exceeded' }]);
+      expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    });
+
+    it("charges a request without a valid key to its IP's anonymous budget, before its 401", async () => {
+      const app = await limited();
+      const bad = { apikey: 'lt_live_' + 'U'.repeat(22) };
+      const first = await get('/active-round', { app, headers: bad });
+      expect([first.status, first.headers['x-ratelimit-tier'], first.headers['x-ratelimit-limit']]).toEqual([
+        401,
+        'anonymous',
+        '2',
+      ]);
+      expect((await get('/round', { app, headers: {} })).status).toBe(401);
+      expect((await get('/round', { app, headers: bad })).body).toEqual({ error: 'Rate limit exceeded' });
+      // a valid key has its own budget
+      expect((await get('/round', { app })).status).toBe(200);
     });
   });
 

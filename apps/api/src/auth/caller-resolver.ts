@@ -5,8 +5,12 @@ import { ApiError } from '../http/api-error';
 import { API_KEY_LOOKUP, type ApiKeyLookup } from './api-key-lookup';
 import { type ApiKeyVerdict, verifyApiKey } from './api-key-verdict';
 import { bearerCredentials } from './bearer-credentials';
+import { limitsOfKey } from '../rate-limit/tier-limits';
 import { clientAddressSubject } from './client-address';
 import type { Caller } from './caller';
+
+/** A key's rate-limit budget: one per key, whichever group it is sent to. */
+export const keySubject = (keyId: string): string => `key:${keyId}`;
 
 /** RFC 6750 asks 401 responses of a bearer-protected resource to name the scheme. */
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="lottery-data-api"' };
@@ -67,11 +71,10 @@ export class CallerResolver {
     }
     if (verdict.kind === 'revoked') return anonymous(new ApiError('revoked_api_key', 'the API key has been revoked'));
     const { record } = verdict;
-    const defaults = this.config.rateLimits.authenticated;
     return {
       tier: 'authenticated',
-      rateLimitSubject: `key:${record.id}`,
-      limits: { perMinute: record.perMinute ?? defaults.perMinute, perDay: record.perDay ?? defaults.perDay },
+      rateLimitSubject: keySubject(record.id),
+      limits: limitsOfKey(record, this.config.rateLimits.authenticated),
       apiKeyId: record.id,
       rejection: null,
     };

@@ -7,7 +7,7 @@ import { WalletAddressPipe } from '../http/wallet-address.pipe';
 import { DailyPoolService } from './daily-pool.service';
 import { PoolWalletEntriesDto } from './dto/pool-entry.dto';
 import { NoActiveRoundDto, PoolRoundViewDto, PoolRoundWithWinnerDto } from './dto/pool-round.dto';
-import { PoolApiKeyGuard } from './pool-api-key.guard';
+import { PoolAccessGuard } from './pool-access.guard';
 import { PoolRoundIdPipe } from './pool-round-id.pipe';
 
 export const DAILY_POOL_PREFIX = '/api/v1/daily-ticket-pool';
@@ -18,6 +18,7 @@ const ROUND_ID = { name: 'roundId', description: 'Jackpot round id, 0..2^53−1'
 /** Statuses every pool operation may answer. */
 const ALWAYS = {
   401: '"Invalid API key": the `apikey` is missing, unknown, revoked or of another environment',
+  429: '"Rate limit exceeded": the key\'s budget (shared with the Data API), or without a valid key the IP\'s; see Retry-After',
   500: '"Internal server error"',
   503: '"Service unavailable": the database is unreachable; retry with backoff',
 };
@@ -29,7 +30,7 @@ const BAD_ROUND = { 400: '"Invalid round id" or "Invalid wallet address"', 404: 
 @ApiTags('daily-ticket-pool')
 @ApiExtraModels(PoolRoundViewDto, PoolRoundWithWinnerDto, NoActiveRoundDto)
 @Controller(DAILY_POOL_PREFIX.slice(1))
-@UseGuards(PoolApiKeyGuard)
+@UseGuards(PoolAccessGuard)
 export class DailyPoolController {
   constructor(private readonly pool: DailyPoolService) {}
 

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { DailyPoolController } from './daily-pool.controller';
 import { DailyPoolService } from './daily-pool.service';
-import { PoolApiKeyGuard } from './pool-api-key.guard';
+import { PoolAccessGuard } from './pool-access.guard';
 
 /** The free daily pool under /api/v1/daily-ticket-pool. Its error format: DailyPoolExceptionFilter. */
-@Module({ controllers: [DailyPoolController], providers: [DailyPoolService, PoolApiKeyGuard] })
+@Module({ controllers: [DailyPoolController], providers: [DailyPoolService, PoolAccessGuard] })
 export class DailyPoolModule {}
