@@ -175,8 +175,14 @@ describe('partner free tickets under faults', () => {
       expect(grant.status).toBe('sent');
       expect((await get(api, key, wallet)).json()).toEqual({ eligible: false, error: 'Wallet limit reached' });
 
+      // the partner's retry waits for that purchase instead of starting another, and gets its receipt
+      const retried = post(api, key, wallet);
       await mine(1);
       await untilSucceeded(grant.id);
+      expect([(await retried).statusCode, (await retried).json()]).toEqual([
+        200,
+        { success: true, receipt: grant.txHash, message: 'Free ticket purchased' },
+      ]);
       expect(await harness.chain.partnerTickets(id)).toEqual([{ recipient: wallet, txHash: grant.txHash }]);
       await harness.expectConsistent(id, 2);
     } finally {

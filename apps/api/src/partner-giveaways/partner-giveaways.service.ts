@@ -38,17 +38,10 @@ export class PartnerGiveawaysService {
   async purchase(partner: PartnerRecord, wallet: Hex): Promise<PurchaseSucceededDto | IneligibleDto> {
     const { ledger, queue, jobTimeoutMs } = this.enabled();
     const reservation = await ledger.reserve(partner.id, wallet);
-    if (!reservation.reserved) return ineligible(reservation.reason);
-    const grantId = reservation.grant.id;
-    try {
-      // a job queued after the timeout finds its grant released, and does nothing
-      await Promise.race([queue.enqueue(grantId), timedOut(ENQUEUE_TIMEOUT_MS)]);
-    } catch (error) {
-      // Releasing only a still-pending grant is safe even if the job did reach the queue. If it is no longer
-      // pending, a recovery sweep got it under way: its outcome is the answer.
-      const message = 'Transaction failed: the purchase could not be queued';
-      if (await ledger.release(grantId, message, { onlyIfPending: true })) throw error;
-    }
+    if (!reservation.reserved && 'reason' in reservation) return ineligible(reservation.reason);
+    // A purchase of this wallet already under way (a retry after a 504) is waited for, not queued again.
+    const grantId = reservation.reserved ? reservation.grant.id : reservation.underWay.id;
+    if (reservation.reserved) await this.queueOrRelease(grantId);
     // Past the timeout the job carries on: it still succeeds or releases the reservation by itself.
     const grant = await waitForGrantOutcome(ledger, queue, grantId, jobTimeoutMs);
     if (grant?.status === 'succeeded' && grant.txHash) {
@@ -56,6 +49,20 @@ export class PartnerGiveawaysService {
     }
     if (grant?.status === 'failed') throw new PlainApiError(500, grant.error ?? 'Transaction failed');
     throw new PlainApiError(504, STILL_PENDING_TEXT);
+  }
+
+  private async queueOrRelease(grantId: string): Promise<void> {
+    const { ledger, queue } = this.enabled();
+    try {
+      // a job queued after the timeout finds its grant released, and does nothing
+      await Promise.race([queue.enqueue(grantId), timedOut(ENQUEUE_TIMEOUT_MS)]);
+    } catch (error) {
+      // Releasing only a still-pending grant is safe even if the job did reach the queue. If it is no longer
+      // pending, a recovery sweep got it under way: its outcome is the answer. If the release itself fails,
+      // the grant stays and recovery will buy it: the outcome is unknown, so it is waited for like any other.
+      const message = 'Transaction failed: the purchase could not be queued';
+      if (await ledger.release(grantId, message, { onlyIfPending: true }).catch(() => false)) throw error;
+    }
   }
 
   private enabled(): PartnerGiveaways {

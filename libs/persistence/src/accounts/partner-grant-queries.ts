@@ -40,6 +40,15 @@ export async function eligibilityFacts(
   };
 }
 
+/** Grants under way (pending or sent): each gives its ticket back to `quantity_left` if it fails. */
+export async function grantsUnderWay(manager: EntityManager, partnerId: number): Promise<number> {
+  const [row] = (await manager.query(
+    `SELECT count(*)::int AS n FROM ${GRANTS} WHERE partner_id = $1 AND status IN ('pending', 'sent')`,
+    [partnerId],
+  )) as { n: number }[];
+  return row?.n ?? 0;
+}
+
 /**
  * Locks the partner row until the transaction ends. Every reservation of the partner takes this lock
  * before counting, so concurrent reservations are decided one after another.

@@ -60,6 +60,15 @@ describe('PartnersService (Postgres)', () => {
     await expect(partners.disable(0)).rejects.toBeInstanceOf(PartnerNotFoundError);
   });
 
+  it('keeps room in the quantity for the tickets that purchases under way give back when they fail', async () => {
+    const { record } = await partners.create({ name: 'max', quantity: 2 ** 31 - 1, perWalletMax: 1 });
+    const reserved = await partners.reserve(record.id, wallet(7));
+    if (!reserved.reserved) throw new Error('the reservation was refused');
+    await expect(partners.update(record.id, { addQuantity: 1 })).rejects.toThrow(/purchases under way/);
+    expect(await partners.release(reserved.grant.id, 'Transaction failed')).toBe(true);
+    expect((await partners.get(record.id)).quantityLeft).toBe(2 ** 31 - 1);
+  });
+
   it('reserves, and answers each ineligibility reason', async () => {
     const { record } = await partners.create({ name: 'reasons', quantity: 2, perWalletMax: 1 });
     expect(await partners.eligibility(record.id, wallet(1).toUpperCase().replace('0X', '0x'))).toEqual({
@@ -67,6 +76,11 @@ describe('PartnersService (Postgres)', () => {
     });
     const first = await partners.reserve(record.id, wallet(1));
     expect(first).toMatchObject({ reserved: true, grant: { status: 'pending', wallet: wallet(1) } });
+    if (!first.reserved) throw new Error('expected a reservation');
+    // while it is under way, the wallet gets it back; once it is done, the wallet's limit answers
+    expect(await partners.reserve(record.id, wallet(1))).toEqual({ reserved: false, underWay: first.grant });
+    await partners.markSent(first.grant.id, HASH, '0x02f8');
+    await partners.markSucceeded(first.grant.id);
     expect(await partners.reserve(record.id, wallet(1))).toEqual({ reserved: false, reason: 'wallet_limit_reached' });
     expect(await partners.eligibility(record.id, wallet(1))).toEqual({
       eligible: false,
@@ -89,8 +103,9 @@ describe('PartnersService (Postgres)', () => {
     expect(reserved).toHaveLength(10);
     expect(new Set(reserved.map((g) => g.wallet)).size).toBe(10);
     expect((await partners.get(record.id)).quantityLeft).toBe(0);
-    expect(results.filter((r) => !r.reserved).map((r) => !r.reserved && r.reason)).toEqual(
-      expect.arrayContaining(['wallet_limit_reached', 'quantity_exhausted']),
+    // a wallet asked for again while its purchase is under way gets that one back
+    expect(results.filter((r) => !r.reserved).map((r) => ('reason' in r ? r.reason : 'under_way'))).toEqual(
+      expect.arrayContaining(['under_way', 'quantity_exhausted']),
     );
   });
 

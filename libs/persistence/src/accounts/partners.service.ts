@@ -7,6 +7,7 @@ import {
   eligibilityFacts,
   failGrant,
   findGrant,
+  grantsUnderWay,
   insertPendingGrant,
   listGrants,
   lockPartner,
@@ -34,7 +35,11 @@ export interface UpdatePartnerInput {
   perWalletMax?: number;
 }
 
-export type Reservation = { reserved: true; grant: GrantRecord } | { reserved: false; reason: IneligibilityReason };
+export type Reservation =
+  | { reserved: true; grant: GrantRecord }
+  | { reserved: false; reason: IneligibilityReason }
+  /** The wallet already has a purchase of this partner under way: that one answers, none is added. */
+  | { reserved: false; underWay: GrantRecord };
 
 export interface ReleaseOptions {
   /** Release only a grant nothing was signed for yet (a caller that cannot know whether it was broadcast). */
@@ -124,7 +129,14 @@ export class PartnersService {
     return this.dataSource.transaction(async (tx) => {
       const row = await lockedPartner(tx, id);
       const quantity = row.quantityLeft + (input.addQuantity ?? 0);
-      if (quantity > INT4_MAX) throw new RangeError(`quantity left would exceed ${INT4_MAX}`);
+      // a failed purchase gives its ticket back: that must still fit the column
+      const underWay = await grantsUnderWay(tx, id);
+      if (quantity + underWay > INT4_MAX) {
+        throw new RangeError(
+          `quantity left would exceed ${INT4_MAX}` +
+            (underWay > 0 ? ` once the ${underWay} purchases under way give theirs back if they fail` : ''),
+        );
+      }
       row.quantityLeft = quantity;
       row.perWalletMax = input.perWalletMax ?? row.perWalletMax;
       row.updatedAt = new Date();
@@ -162,14 +174,18 @@ export class PartnersService {
   /**
    * One transaction: lock the partner row, decide eligibility on what is committed now, take one ticket
    * from `quantity_left` and record a pending grant. Concurrent reservations of a partner queue on the
-   * lock, so neither the quantity nor a wallet's maximum can be overrun.
+   * lock, so neither the quantity nor a wallet's maximum can be overrun. A wallet with a purchase of this
+   * partner still under way gets that one back instead (a POST retried after a 504, or sent twice at
+   * once): its outcome is the answer, and the wallet is not given a second ticket by a retry.
    */
   async reserve(partnerId: number, wallet: string): Promise<Reservation> {
     const address = normalizeAddress(wallet);
     if (!isPartnerId(partnerId)) return { reserved: false, reason: 'partner_not_found' };
     return this.dataSource.transaction(async (tx) => {
       if (!(await lockPartner(tx, partnerId))) return { reserved: false, reason: 'partner_not_found' };
-      // A statement after the lock: in READ COMMITTED it sees every grant committed by earlier lock holders.
+      // Statements after the lock: in READ COMMITTED they see every grant committed by earlier lock holders.
+      const [underWay] = await listGrants(tx, { partnerId, wallet: address, unfinished: true, limit: 1 });
+      if (underWay) return { reserved: false, underWay };
       const eligibility = evaluateEligibility(await eligibilityFacts(tx, partnerId, address));
       if (!eligibility.eligible) return { reserved: false, reason: eligibility.reason };
       return { reserved: true, grant: await insertPendingGrant(tx, partnerId, address) };

@@ -6,9 +6,11 @@ import type { PurchaseQueue } from './purchase-queue';
 const POLL_MS = 1000;
 
 /**
- * Waits until the grant succeeded or failed, or `timeoutMs` passed, and returns it as last read. The
- * queue's "job ended" events only wake the wait early; the ledger decides, so a lost event (Redis wiped,
- * another replica's worker) costs at most one poll interval.
+ * Waits until the grant succeeded or failed, or `timeoutMs` passed, and returns it as last read (null if
+ * it was never read). The queue's "job ended" events only wake the wait early; the ledger decides, so a
+ * lost event (Redis wiped, another replica's worker) costs at most one poll interval. A read that fails
+ * (the accounts database out of reach) is no answer: the purchase goes on regardless, so the wait does
+ * too, and the caller learns "may still be issued", never an outage that suggests nothing happened.
  */
 export async function waitForGrantOutcome(
   ledger: Pick<PartnerLedger, 'grant'>,
@@ -24,12 +26,21 @@ export async function waitForGrantOutcome(
     woken = true;
     wake();
   });
+  let last: GrantRecord | null = null;
   try {
     for (;;) {
       woken = false;
-      const grant = await ledger.grant(grantId);
+      const read = await ledger.grant(grantId).then(
+        (grant) => ({ answered: true as const, grant }),
+        () => ({ answered: false as const }),
+      );
+      if (read.answered) {
+        const { grant } = read;
+        if (!grant || grant.status === 'succeeded' || grant.status === 'failed') return grant;
+        last = grant;
+      }
       const left = deadline - Date.now();
-      if (!grant || grant.status === 'succeeded' || grant.status === 'failed' || left <= 0) return grant;
+      if (left <= 0) return last;
       // An event that arrived while the ledger was being read must not be slept through.
       if (woken) continue;
       await new Promise<void>((resolve) => {
