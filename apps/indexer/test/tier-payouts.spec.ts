@@ -1,7 +1,7 @@
-import { encodeAbiParameters, type Hex } from 'viem';
+import { createPublicClient, encodeAbiParameters, encodeFunctionData, http, type Hex } from 'viem';
 import { AbortedError, ChainFollower, LotteryRpc, TIER_PAYOUTS_TOPIC } from '@lottery/chain';
-import { simulateHistory } from '@lottery/contracts';
-import { createEventLog } from '@lottery/event-log';
+import { jackpotAbi, simulateHistory } from '@lottery/contracts';
+import { createEventLog, type EventLog } from '@lottery/event-log';
 import { createTestDatabase } from '@lottery/testing';
 import pino from 'pino';
 import { chainTruth, logView } from './support/chain-truth';
@@ -64,6 +64,26 @@ describe("tier payouts: read from the drawing's payout calculator, wherever it i
     await f?.dispose();
   });
 
+  /**
+   * A follower not configured with the payout calculator's address (its owner may swap it): it finds the
+   * drawings' calculators through the jackpot. Most of the history through the ranged backfill, the rest
+   * block by block.
+   */
+  const followerWithoutCalculator = (log: EventLog) => {
+    const calculator = f.deployment.addresses.payoutCalculator.toLowerCase();
+    const addresses = f.addresses.filter((a) => a.toLowerCase() !== calculator) as Hex[];
+    return new ChainFollower(new LotteryRpc(f.anvil.rpcUrl, addresses), log, {
+      chainId: f.deployment.chainId,
+      jackpot: f.deployment.addresses.jackpot,
+      startBlock: Number(f.deployment.deployBlock),
+      confirmations: 0,
+      reorgDepth: 8,
+      concurrency: 4,
+      pollIntervalMs: 20,
+      logger: pino({ level: 'silent' }),
+    });
+  };
+
   it("a follower given no payout calculator address still reads every drawing's tier payouts, and none of an impostor's", async () => {
     const [from] = (await rpcCall(f.anvil.rpcUrl, 'eth_accounts')) as Hex[];
     await rpcCall(f.anvil.rpcUrl, 'eth_sendTransaction', [{ from, data: tierPayoutsImpostor(1n, 10n ** 30n) }]);
@@ -71,18 +91,7 @@ describe("tier payouts: read from the drawing's payout calculator, wherever it i
     await rpcCall(f.anvil.rpcUrl, 'eth_sendTransaction', [{ from, data: tierPayoutsImpostor(2n, 7n) }]);
 
     const calculator = f.deployment.addresses.payoutCalculator.toLowerCase();
-    const withoutCalculator = f.addresses.filter((a) => a.toLowerCase() !== calculator) as Hex[];
-    const follower = new ChainFollower(new LotteryRpc(f.anvil.rpcUrl, withoutCalculator), f.eventLog, {
-      chainId: f.deployment.chainId,
-      jackpot: f.deployment.addresses.jackpot,
-      startBlock: Number(f.deployment.deployBlock),
-      confirmations: 0,
-      // most of the history through the ranged backfill, the rest block by block
-      reorgDepth: 8,
-      concurrency: 4,
-      pollIntervalMs: 20,
-      logger: pino({ level: 'silent' }),
-    });
+    const follower = followerWithoutCalculator(f.eventLog);
     const controller = new AbortController();
     const running = follower.run(controller.signal).catch((e: unknown) => {
       if (!(e instanceof AbortedError)) throw e;
@@ -107,6 +116,82 @@ describe("tier payouts: read from the drawing's payout calculator, wherever it i
     // the chain's events of every lottery contract, the calculator's included
     expect(logView(log)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));
   });
+  it("keeps a drawing's tier payouts when its draw's block is flooded right after a restart", async () => {
+    const [from] = (await rpcCall(f.anvil.rpcUrl, 'eth_accounts')) as Hex[];
+    await simulateHistory(f.anvil.rpcUrl, f.deployment, { seed: 47, rounds: 1, ticketsPerRound: 4 });
+    const db = await createTestDatabase('indexer_tier_payouts_restart');
+    const log = createEventLog({ kind: 'postgres', databaseUrl: db.url, schema: 'lottery_log' });
+    /** A follower as a freshly started process has it: it learnt no drawing's calculator yet. */
+    const runUntilHead = async () => {
+      const controller = new AbortController();
+      const running = followerWithoutCalculator(log)
+        .run(controller.signal)
+        .catch((e: unknown) => {
+          if (!(e instanceof AbortedError)) throw e;
+        });
+      try {
+        const head = await headOf(f.anvil.rpcUrl);
+        await eventually(async () => ((await log.lastCheckpoint())?.blockNumber ?? -1) >= head, 'at the head');
+      } finally {
+        controller.abort();
+        await running;
+      }
+    };
+    try {
+      await log.init();
+      await runUntilHead();
+
+      // The open drawing's draw, in one block with a flood of anyone's tier payouts.
+      const jackpot = f.deployment.addresses.jackpot;
+      const client = createPublicClient({ transport: http(f.anvil.rpcUrl) });
+      const drawing = await client.readContract({
+        address: jackpot,
+        abi: jackpotAbi,
+        functionName: 'currentDrawingId',
+      });
+      const state = await client.readContract({
+        address: jackpot,
+        abi: jackpotAbi,
+        functionName: 'getDrawingState',
+        args: [drawing],
+      });
+      await rpcCall(f.anvil.rpcUrl, 'evm_setNextBlockTimestamp', [Number(state.drawingTime) + 1]);
+      const call = (data: Hex, sender: Hex = from, gas?: string) =>
+        rpcCall(f.anvil.rpcUrl, 'eth_sendTransaction', [{ from: sender, to: jackpot, data, ...(gas ? { gas } : {}) }]);
+      await call(encodeFunctionData({ abi: jackpotAbi, functionName: 'runJackpot' }));
+      await rpcCall(f.anvil.rpcUrl, 'evm_setAutomine', [false]);
+      try {
+        await rpcCall(f.anvil.rpcUrl, 'eth_sendTransaction', [
+          { from, data: tierPayoutsFlood(12_000), gas: '0x3938700' },
+        ]);
+        await call(
+          encodeFunctionData({ abi: jackpotAbi, functionName: 'settleDrawing', args: [7n] }),
+          f.deployment.deployer,
+          '0x1c9c380',
+        );
+        await rpcCall(f.anvil.rpcUrl, 'evm_mine');
+      } finally {
+        await rpcCall(f.anvil.rpcUrl, 'evm_setAutomine', [true]);
+      }
+      const block = (await rpcCall(f.anvil.rpcUrl, 'eth_getBlockByNumber', ['latest', false])) as {
+        transactions: Hex[];
+      };
+      expect(block.transactions).toHaveLength(2);
+
+      await runUntilHead();
+      const payouts = (await readLogEnvelopes(log)).filter((e) => e.type === 'PrizeTierPayoutsCalculated');
+      expect(payouts.map((e) => (e.type === 'PrizeTierPayoutsCalculated' ? e.payload.drawingId : null))).toContain(
+        String(drawing),
+      );
+      expect(logView(await readLogEnvelopes(log))).toEqual(
+        await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock),
+      );
+    } finally {
+      await log.close();
+      await db.drop();
+    }
+  });
+
   it('passes a block flooded with more tier payouts from anyone than an answer can hold', async () => {
     const [from] = (await rpcCall(f.anvil.rpcUrl, 'eth_accounts')) as Hex[];
     const flood = (await rpcCall(f.anvil.rpcUrl, 'eth_sendTransaction', [

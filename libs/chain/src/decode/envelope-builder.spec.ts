@@ -34,6 +34,7 @@ function feeLogs(blocks: number[], withTimestamp: boolean): MinedLog[] {
 function headerNode() {
   const fetched: Hex[] = [];
   const rpc = {
+    findCalculatorsWith: () => undefined,
     blockByHash: async (hash: Hex) => {
       fetched.push(hash);
       const number = Number(BigInt(hash));

@@ -23,7 +23,21 @@ export class EnvelopeBuilder {
     private readonly rpc: LotteryRpc,
     private readonly chainId: number,
     private readonly jackpot: Hex,
-  ) {}
+  ) {
+    rpc.findCalculatorsWith((block) => this.currentCalculators(block));
+  }
+
+  /**
+   * The payout calculators of the drawings current at `block` (at the head when it is not known): the
+   * one drawn there, which may already have opened the next, and that next one.
+   */
+  private async currentCalculators(block: number | null): Promise<Hex[]> {
+    const at = block ?? (await this.rpc.headNumber());
+    const current = await this.rpc.currentDrawingId(this.jackpot, at);
+    const drawings = current > 1n ? [current - 1n, current] : [current];
+    const facts = await Promise.all(drawings.map((id) => this.rpc.drawingFacts(this.jackpot, id, at)));
+    return facts.map((f) => f.payoutCalculator).filter((calculator) => calculator !== zeroAddress);
+  }
 
   async build(logs: MinedLog[], retry: Omit<RetryOptions, 'what'>): Promise<ChainEventEnvelope[]> {
     const ours = await this.withoutForeignTierPayouts(logs, retry);

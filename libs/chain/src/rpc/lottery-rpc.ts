@@ -1,6 +1,6 @@
 import { createPublicClient, http, toEventSelector, type Hex, type PublicClient } from 'viem';
 import { lotteryEventsAbi } from '../abi/lottery-events.abi';
-import { drawingStateAbi } from '../abi/lottery-functions.abi';
+import { drawingStateAbi, jackpotAbi } from '../abi/lottery-functions.abi';
 import type { MinedLog } from '../decode/log-decoder';
 import { classifyRpcError, isStateUnavailable } from './rpc-errors';
 
@@ -96,6 +96,8 @@ export class LotteryRpc {
   readonly client: PublicClient;
   /** The payout calculators drawings named so far (EnvelopeBuilder tells): see `floodedPayouts`. */
   private readonly calculators = new Set<Hex>();
+  /** The calculators of the drawings current at a block (EnvelopeBuilder asks the jackpot): see `floodedPayouts`. */
+  private calculatorsAt: (block: number | null) => Promise<Hex[]> = async () => [];
 
   constructor(
     private readonly rpcUrl: string,
@@ -164,7 +166,7 @@ export class LotteryRpc {
     const [ours, payouts] = await Promise.all([
       withEnd({ address: this.addresses, topics: [TOPICS] }),
       withEnd({ topics: [TIER_PAYOUTS_TOPIC] }).catch((error: unknown) =>
-        this.floodedPayouts(error, from === to, (filter) => withEnd(filter)),
+        this.floodedPayouts(error, from === to ? async () => from : null, (filter) => withEnd(filter)),
       ),
     ]);
     const after = await ends();
@@ -189,16 +191,24 @@ export class LotteryRpc {
   /**
    * Anyone can emit tier payouts, cheaply: more in one block than an answer can hold would stop the
    * indexer at that block for good (a block cannot be split). Only the calculators drawings name count
-   * (EnvelopeBuilder), so that block's are asked for from them.
+   * (EnvelopeBuilder), so that block's are asked for from them: those of the drawings seen since this
+   * process started, and those of the drawings current at the block. The latter matter after a restart:
+   * a drawing's calculator is learnt when it opens, and the flood can come with its draw.
    */
   private async floodedPayouts<T extends { logs: RawLog[] }>(
     error: unknown,
-    oneBlock: boolean,
+    oneBlock: (() => Promise<number | null>) | null,
     ask: (filter: object) => Promise<T>,
   ): Promise<T | { logs: RawLog[] }> {
-    if (!oneBlock || classifyRpcError(error).kind !== 'range-too-large') throw error;
+    if (oneBlock === null || classifyRpcError(error).kind !== 'range-too-large') throw error;
+    for (const calculator of await this.calculatorsAt(await oneBlock())) this.knowCalculator(calculator);
     const known = [...this.calculators];
     return known.length === 0 ? { logs: [] } : ask({ address: known, topics: [TIER_PAYOUTS_TOPIC] });
+  }
+
+  /** Where `floodedPayouts` learns the calculators of the drawings current at a block. */
+  findCalculatorsWith(source: (block: number | null) => Promise<Hex[]>): void {
+    this.calculatorsAt = source;
   }
 
   /** The lottery's logs of one block, with every tier-payout log of it. */
@@ -220,7 +230,9 @@ export class LotteryRpc {
     });
     const [ours, payouts] = await Promise.all([
       getLogs({ address: this.addresses, topics: [TOPICS] }),
-      getLogs({ topics: [TIER_PAYOUTS_TOPIC] }).catch((error: unknown) => this.floodedPayouts(error, true, getLogs)),
+      getLogs({ topics: [TIER_PAYOUTS_TOPIC] }).catch((error: unknown) =>
+        this.floodedPayouts(error, async () => (await this.blockByHash(where.blockHash))?.number ?? null, getLogs),
+      ),
     ]);
     return merged(ours.logs, payouts.logs);
   }
@@ -236,23 +248,43 @@ export class LotteryRpc {
     drawingId: bigint,
     blockNumber: number,
   ): Promise<{ edgePerTicket: bigint; payoutCalculator: Hex }> {
-    const read = (at?: bigint) =>
-      this.client.readContract({
-        address: jackpot,
-        abi: drawingStateAbi,
-        functionName: 'getDrawingState',
-        args: [drawingId],
-        ...(at === undefined ? {} : { blockNumber: at }),
-      });
-    const facts = ({ edgePerTicket, payoutCalculator }: { edgePerTicket: bigint; payoutCalculator: Hex }) => ({
-      edgePerTicket,
-      payoutCalculator: payoutCalculator.toLowerCase() as Hex,
-    });
+    const { edgePerTicket, payoutCalculator } = await this.readAtOrHead(
+      (at) =>
+        this.client.readContract({
+          address: jackpot,
+          abi: drawingStateAbi,
+          functionName: 'getDrawingState',
+          args: [drawingId],
+          ...(at === undefined ? {} : { blockNumber: at }),
+        }),
+      blockNumber,
+    );
+    return { edgePerTicket, payoutCalculator: payoutCalculator.toLowerCase() as Hex };
+  }
+
+  /**
+   * The drawing current at `blockNumber` (the one being sold or drawn there), or at the head from a node
+   * without that block's state: later, then, and only a guess at the block's.
+   */
+  currentDrawingId(jackpot: Hex, blockNumber: number): Promise<bigint> {
+    return this.readAtOrHead(
+      (at) =>
+        this.client.readContract({
+          address: jackpot,
+          abi: jackpotAbi,
+          functionName: 'currentDrawingId',
+          ...(at === undefined ? {} : { blockNumber: at }),
+        }),
+      blockNumber,
+    );
+  }
+
+  private async readAtOrHead<T>(read: (at?: bigint) => Promise<T>, blockNumber: number): Promise<T> {
     try {
-      return facts(await read(BigInt(blockNumber)));
+      return await read(BigInt(blockNumber));
     } catch (error) {
       if (!isStateUnavailable(error)) throw error;
-      return facts(await read());
+      return read();
     }
   }
 }
