@@ -166,6 +166,19 @@ export function describeEventLogContract(adapter: string, newFixture: () => Prom
       expect(eventsOf(await log.read(collector.events[12].position + 1, 3))).toEqual(all.slice(13, 16));
     });
 
+    it('ends a batch short of maxBatch only where an append ended, however the reads split the appends', async () => {
+      const log = await open();
+      const appends = [ticketEvents(30_000, 1), ticketEvents(30_000, 5_000), ticketEvents(7, 9_000)];
+      for (const [i, events] of appends.entries()) await log.append(events, checkpointAt(i + 1));
+      const appendEnds = new Set(appends.map((events) => events[events.length - 1].id));
+
+      const collector = new Collector();
+      subscribe(log, await log.head(), collector, { maxBatch: 100_000, maxWaitMs: 0 });
+      await collector.until(60_007);
+      expect(eventsOf(collector.events)).toEqual(appends.flat());
+      for (const batch of collector.batches) expect(appendEnds).toContain(batch[batch.length - 1].event.id);
+    });
+
     it('delivers events appended after subscribing within a second, one batch at a time, in order', async () => {
       const log = await open();
       const collector = new Collector(20);

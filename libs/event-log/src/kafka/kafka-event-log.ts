@@ -197,7 +197,7 @@ export class KafkaEventLog implements EventLog {
           refuseBelowHead(this.topics.events, from, (await this.offsets(this.topics.events)).low);
           const reader = await this.openReader(this.topics.events, from, bufferLimit, wake);
           return {
-            pull: async (position, max) => reader.take(position, max).map(toLoggedEvent),
+            pull: async (position, max) => reader.takeWholeAppends(position, max).map(toLoggedEvent),
             close: () => reader.close(),
           };
         },

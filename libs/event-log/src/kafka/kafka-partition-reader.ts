@@ -76,6 +76,26 @@ export class KafkaPartitionReader {
     return taken;
   }
 
+  /**
+   * Like `take`, but short of `max` only at the end of an append: a fetch may deliver part of a
+   * transaction's records, and a subscriber that commits per batch must not end one inside an append
+   * (half a chain transaction). Within a transaction offsets are consecutive, and its commit marker takes
+   * the next one: a record is the last of its append once an offset after it holds no record (the
+   * marker, or an aborted append's records), seen as the next buffered record's offset or as the fetch
+   * position moved past it. What follows the last such record stays buffered until its marker arrives.
+   */
+  takeWholeAppends(from: number, max: number): KafkaRecord[] {
+    if (this.failure) throw this.failure;
+    let first = 0;
+    while (first < this.buffer.length && this.buffer[first].offset < from) first++;
+    const available = Math.min(max, this.buffer.length - first);
+    if (available === max) return this.take(from, max);
+    let end = first + available;
+    const ends = (i: number) => (this.buffer[i + 1]?.offset ?? this.fetchedThrough) > this.buffer[i].offset + 1;
+    while (end > first && !ends(end - 1)) end--;
+    return end === first ? [] : this.take(from, end - first);
+  }
+
   async close(): Promise<void> {
     this.closing = true;
     this.drained.notify();
