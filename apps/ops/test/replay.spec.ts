@@ -2,6 +2,8 @@ import { Client } from 'pg';
 import pino from 'pino';
 import { buyOrder, createSimulationContext, simulateHistory } from '@lottery/contracts';
 import { createEventLog } from '@lottery/event-log';
+import { expectSameReadModels, logWithReorg, lotteryHistory, referenceFold } from '@lottery/fold-testing';
+import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries } from '@lottery/persistence';
 import { Projection } from '@lottery/projection';
 import { runReplay } from '../src/commands/replay';
 import {
@@ -137,6 +139,39 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
         /the event log ends before position \d+.*EVENT_LOG_SCHEMA=empty_log.*Nothing was changed/,
       ),
     });
+  });
+
+  it('replays a log the chain was indexed into again with --new-log, which the position check alone refuses', async () => {
+    const history = lotteryHistory({
+      seed: 5,
+      settledRounds: 2,
+      purchasesPerRound: 20,
+      wallets: 6,
+      chainId: f.deployment.chainId,
+    });
+    const blocks = [...new Set(history.map((e) => e.blockNumber))];
+    const last = history[history.length - 1];
+    const checkpoint = { blockNumber: last.blockNumber, blockHash: last.blockHash, recentBlocks: [] };
+    const reorged = createEventLog({ kind: 'postgres', databaseUrl: f.db.url, schema: 'reorged_log' });
+    const reindexed = createEventLog({ kind: 'postgres', databaseUrl: f.db.url, schema: 'reindexed_log' });
+    const models = createReadModelDataSource({ url: f.db.url, schema: 'lottery_b' });
+    try {
+      await Promise.all([reorged.init(), reindexed.init(), models.initialize()]);
+      await migrateReadModels(models);
+      // the live read models come from a log that holds a reorg: more positions than the chain it settled on
+      await reorged.append(logWithReorg(history, blocks[Math.floor(blocks.length / 2)], 6), checkpoint);
+      await projectLog(new Projection(models, { chainId: f.deployment.chainId }), reorged);
+      await reindexed.append(history, checkpoint);
+
+      const env = opsEnv(f, { READ_SCHEMA: 'lottery_b', EVENT_LOG_SCHEMA: 'reindexed_log' });
+      const refused = await runOps(['replay', '--json'], env);
+      expect([refused.code, jsonOf<{ error: string }>(refused).error]).toEqual([1, expect.stringMatching(/--new-log/)]);
+      const run = await runOps(['replay', '--json', '--new-log'], env);
+      expect([run.code, jsonOf<ReplayJson>(run).events]).toEqual([0, history.length]);
+      await expectSameReadModels(new PostgresReadModelQueries(models), referenceFold(history));
+    } finally {
+      await Promise.all([reorged.close(), reindexed.close(), models.destroy()]);
+    }
   });
 
   it('a projector folding new events through the switch continues in the new schema: nothing lost or applied twice', async () => {

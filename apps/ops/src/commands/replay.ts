@@ -20,6 +20,11 @@ export interface ReplayRun {
   /** Most tickets the fold holds in memory for claims to find (replayIntoFreshSchema's maxHeldTickets). */
   maxHeldTickets?: number;
   reorgWindowBlocks?: number;
+  /**
+   * The log is not the one the live read models were folded from (the chain indexed again into a new
+   * log): its positions say nothing about theirs, so the check that it reaches them is skipped.
+   */
+  newLog?: boolean;
   /** Aborting stops between batches; the live schema is untouched and the half-built one dropped. */
   signal?: AbortSignal;
   logger: Logger;
@@ -78,11 +83,12 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
     const head = await eventLog.head();
     const tail = await eventLog.tail();
     const folded = await livePosition(guard, live);
-    if (folded !== null && folded >= tail) {
+    if (folded !== null && folded >= tail && !run.newLog) {
       throw new Error(
         `the event log ends before position ${folded}, which the live schema "${live}" has already folded: ` +
           `is this the projector's event log (EVENT_LOG=${run.log.kind}` +
-          `${run.log.kind === 'postgres' ? `, EVENT_LOG_SCHEMA=${run.log.schema ?? 'event_log'}` : ''})? Nothing was changed`,
+          `${run.log.kind === 'postgres' ? `, EVENT_LOG_SCHEMA=${run.log.schema ?? 'event_log'}` : ''})? ` +
+          `Nothing was changed. (If the chain was indexed again into this new log, replay with --new-log.)`,
       );
     }
 
@@ -174,6 +180,11 @@ export function registerReplay(program: Command): void {
       'tickets held in memory for claims to find (default 1000000, a few hundred MB); claims of others read the database',
       positiveInt,
     )
+    .option(
+      '--new-log',
+      'the log is a new one the chain was indexed into again, not the one the live read models were folded ' +
+        'from: do not refuse it for ending before their position (point the projector at it after the switch)',
+    )
     .option('--json', 'print {"schema","events","seconds","eventsPerSecond","droppedLeftovers"}')
     .addHelpText(
       'after',
@@ -189,7 +200,7 @@ export function registerReplay(program: Command): void {
         'live schema is untouched and the half-built one is dropped; a rerun starts over.',
       ].join('\n'),
     )
-    .action(async (o: { batchSize?: number; maxHeldTickets?: number; json?: boolean }) => {
+    .action(async (o: { batchSize?: number; maxHeldTickets?: number; newLog?: boolean; json?: boolean }) => {
       const env = loadPipelineEnv();
       const chainId = chainIdOf(env);
       const abort = new AbortController();
@@ -211,6 +222,7 @@ export function registerReplay(program: Command): void {
           log: eventLogConfigOf(env, chainId),
           batchSize: o.batchSize,
           maxHeldTickets: o.maxHeldTickets,
+          newLog: o.newLog,
           reorgWindowBlocks: env.REORG_WINDOW_BLOCKS,
           signal: abort.signal,
           logger,
