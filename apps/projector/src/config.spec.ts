@@ -37,4 +37,13 @@ describe('projector configuration', () => {
     );
     expect(loadProjectorConfig({ ...base, EVENT_LOG: 'kafka', KAFKA_BROKERS: 'k:9092' }).KAFKA_BROKERS).toBe('k:9092');
   });
+
+  it('refuses a readiness lag of 0 on Kafka, which a caught-up projector never reaches there', () => {
+    const kafka = { ...base, EVENT_LOG: 'kafka', KAFKA_BROKERS: 'k:9092' };
+    expect(() => loadProjectorConfig({ ...kafka, READY_MAX_LAG_EVENTS: '0' })).toThrow(
+      /READY_MAX_LAG_EVENTS: must be at least 1 with EVENT_LOG=kafka/,
+    );
+    expect(loadProjectorConfig({ ...kafka, READY_MAX_LAG_EVENTS: '1' }).READY_MAX_LAG_EVENTS).toBe(1);
+    expect(loadProjectorConfig({ ...base, READY_MAX_LAG_EVENTS: '0' }).READY_MAX_LAG_EVENTS).toBe(0);
+  });
 });

@@ -21,7 +21,18 @@ const schema = z
     READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).default(1_000),
     REORG_WINDOW_BLOCKS: z.coerce.number().int().min(1).default(DEFAULT_REORG_WINDOW_BLOCKS),
   })
-  .superRefine(requireKafkaBrokers);
+  .superRefine(requireKafkaBrokers)
+  .superRefine((env, ctx) => {
+    // every Kafka append ends with a commit marker: a caught-up projector is one position behind the tail
+    if (env.EVENT_LOG === 'kafka' && env.READY_MAX_LAG_EVENTS === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['READY_MAX_LAG_EVENTS'],
+        message:
+          "must be at least 1 with EVENT_LOG=kafka: the last append's commit marker keeps a caught-up projector 1 behind",
+      });
+    }
+  });
 
 export type ProjectorConfig = z.infer<typeof schema>;
 
