@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventLog, Subscription } from '@lottery/event-log';
-import { type BatchResult, FoldRulesChangedError, type Projection } from '@lottery/projection';
+import { type BatchResult, FoldRulesChangedError, PoisonEventError, type Projection } from '@lottery/projection';
 import { isDependencyUnavailable, type Logger } from '@lottery/telemetry';
 import type { ProjectorMetrics } from './projector-metrics';
 
@@ -42,7 +42,8 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
       try {
         return await attempt();
       } catch (error) {
-        if (signal.aborted || !isDependencyUnavailable(error)) throw error;
+        // a poison event's reason quotes the log, which may read like an outage's message: never retried
+        if (signal.aborted || error instanceof PoisonEventError || !isDependencyUnavailable(error)) throw error;
         const waitMs = Math.min(maxWaitMs, firstWaitMs * 2 ** outagesInARow++);
         metrics.outages.inc();
         logger.warn({ err: error, retryInMs: waitMs }, 'database unreachable: resuming from the stored position');

@@ -198,4 +198,21 @@ describe('the projector loop', () => {
     expect((failure as PoisonEventError).eventId).toBe('bad');
     expect((await projection.cursor()).position).toBeNull();
   });
+
+  it('stops on a poison event whose reason reads like an outage, instead of retrying it as one', async () => {
+    const projection = new Projection(dataSource, { chainId: CHAIN_ID });
+    // the reason quotes the log: "unknown event type \"Connection terminated\"" matches an outage's wording
+    const bad = { ...history[0], id: 'odd', type: 'Connection terminated' } as unknown as ChainEventEnvelope;
+    await log.append([bad], checkpointOf(history.slice(0, 1)));
+    const abort = new AbortController();
+    const running = start(projection, new Registry(), abort).catch((e: unknown) => e);
+    const failure = await Promise.race([
+      running,
+      new Promise((resolve) => setTimeout(() => resolve('still running after 3 s'), 3_000)),
+    ]);
+    abort.abort();
+    await running;
+    expect(failure).toBeInstanceOf(PoisonEventError);
+    expect((failure as PoisonEventError).eventId).toBe('odd');
+  });
 });
