@@ -4,6 +4,7 @@ import {
   PostgresReadModelQueries,
   type ReadModelQueries,
 } from '@lottery/persistence';
+import { isDependencyUnavailable } from '@lottery/telemetry';
 import { createTestDatabase, type TestDatabase } from '@lottery/testing';
 import type { DataSource } from 'typeorm';
 import { StubApiKeys } from './support/stub-api-keys';
@@ -124,6 +125,26 @@ describe('free daily pool: a round view is one snapshot', () => {
   it('leaves no snapshot transaction open behind a request', async () => {
     await view('/round/1');
     expect(await openTransactions()).toBe(0);
+  });
+
+  it('fails a snapshot whose connection is lost midway as an outage, and the process lives on', async () => {
+    const queries = new PostgresReadModelQueries(readModels);
+    const lostMidway = queries.inSnapshot(async (snapshot) => {
+      await snapshot.poolRound(1n);
+      await projector.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+      );
+      // the server's goodbye reaches the client between two statements (its 'error' event)
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return snapshot.poolEntries(1n, null);
+    });
+    const failure = await lostMidway.then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(isDependencyUnavailable(failure)).toBe(true);
+    expect((await queries.inSnapshot((snapshot) => snapshot.poolRound(1n)))?.roundId).toBe(1n);
   });
 
   it('rolls a failed snapshot back, and its connection serves the next read', async () => {

@@ -71,7 +71,8 @@ export class PostgresReadModelQueries implements ReadModelQueries {
   /**
    * One REPEATABLE READ, READ ONLY transaction on a connection of its own. When `work` fails, the
    * connection goes back to the pool only if it could roll back; otherwise it is destroyed rather than
-   * handed on in an unknown state.
+   * handed on in an unknown state. A checked-out client has no listener for a connection lost between
+   * statements (pg-pool's idle one is removed): without this one, its 'error' event would end the process.
    */
   async inSnapshot<T>(work: (snapshot: ReadModelQueries) => Promise<T>): Promise<T> {
     if (this.snapshotClient !== null) return work(this);
@@ -79,19 +80,27 @@ export class PostgresReadModelQueries implements ReadModelQueries {
     // Not connected yet: the first read meets TypeORM's refusal, as any other read does.
     if (pool === undefined) return work(this);
     const client = await pool.connect();
+    let lost: Error | undefined;
+    const onLost = (error: Error) => (lost = error);
+    client.on('error', onLost);
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
       const result = await work(new PostgresReadModelQueries(this.dataSource, client));
       await client.query('COMMIT');
-      client.release();
+      client.off('error', onLost);
+      client.release(lost);
       return result;
     } catch (error) {
-      const rollback = await client.query('ROLLBACK').then(
-        () => undefined,
-        (failed: unknown) => (failed instanceof Error ? failed : new Error(String(failed))),
-      );
+      const rollback = lost
+        ? lost
+        : await client.query('ROLLBACK').then(
+            () => undefined,
+            (failed: unknown) => (failed instanceof Error ? failed : new Error(String(failed))),
+          );
+      client.off('error', onLost);
       client.release(rollback);
-      throw error;
+      // the read after a lost connection fails with "not queryable": the loss is the cause (an outage)
+      throw lost ?? error;
     }
   }
 
