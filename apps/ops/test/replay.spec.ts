@@ -166,6 +166,23 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
       const env = opsEnv(f, { READ_SCHEMA: 'lottery_b', EVENT_LOG_SCHEMA: 'reindexed_log' });
       const refused = await runOps(['replay', '--json'], env);
       expect([refused.code, jsonOf<{ error: string }>(refused).error]).toEqual([1, expect.stringMatching(/--new-log/)]);
+      // an empty new log is refused, as is a projector still connected (it follows its own log)
+      const empty = createEventLog({ kind: 'postgres', databaseUrl: f.db.url, schema: 'empty_new_log' });
+      await empty.init();
+      await empty.close();
+      const typo = await runOps(['replay', '--json', '--new-log'], { ...env, EVENT_LOG_SCHEMA: 'empty_new_log' });
+      expect([typo.code, jsonOf<{ error: string }>(typo).error]).toEqual([1, expect.stringMatching(/holds no events/)]);
+      const projector = new Client({ connectionString: f.db.url, application_name: 'projector' });
+      await projector.connect();
+      try {
+        const running = await runOps(['replay', '--json', '--new-log'], env);
+        expect([running.code, jsonOf<{ error: string }>(running).error]).toEqual([
+          1,
+          expect.stringMatching(/a projector is connected/),
+        ]);
+      } finally {
+        await projector.end();
+      }
       const run = await runOps(['replay', '--json', '--new-log'], env);
       expect([run.code, jsonOf<ReplayJson>(run).events]).toEqual([0, history.length]);
       await expectSameReadModels(new PostgresReadModelQueries(models), referenceFold(history));

@@ -1,6 +1,6 @@
 import { createEventLog, eventLogConfigFromEnv } from '@lottery/event-log';
 import { createReadModelDataSource, migrateReadModels } from '@lottery/persistence';
-import { PoisonEventError, Projection } from '@lottery/projection';
+import { PoisonEventError, Projection, PROJECTOR_APPLICATION_NAME } from '@lottery/projection';
 import { createLogger, shutdownSignal, startMetricsServer } from '@lottery/telemetry';
 import { loadProjectorConfig } from './config';
 import { createProjectorMetrics } from './projector-metrics';
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     url: config.DATABASE_URL,
     schema: config.READ_SCHEMA,
     poolSize: 3,
-    applicationName: 'projector',
+    applicationName: PROJECTOR_APPLICATION_NAME,
   });
   await dataSource.initialize();
   const ran = await migrateReadModels(dataSource);

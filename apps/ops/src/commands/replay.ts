@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { Client } from 'pg';
 import { createEventLog, type EventLogConfig } from '@lottery/event-log';
 import { nextSchemaName, readSchemaName, retiredSchemaName } from '@lottery/persistence';
-import { replayIntoFreshSchema, type ReplayProgress } from '@lottery/projection';
+import { PROJECTOR_APPLICATION_NAME, replayIntoFreshSchema, type ReplayProgress } from '@lottery/projection';
 import { createLogger, ProgressReporter, type Logger } from '@lottery/telemetry';
 import { databaseUrl } from '../connection';
 import { print } from '../output';
@@ -83,6 +83,7 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
     const head = await eventLog.head();
     const tail = await eventLog.tail();
     const folded = await livePosition(guard, live);
+    if (run.newLog) await refuseForANewLog(guard, head, tail);
     if (folded !== null && folded >= tail && !run.newLog) {
       throw new Error(
         `the event log ends before position ${folded}, which the live schema "${live}" has already folded: ` +
@@ -167,6 +168,25 @@ async function livePosition(client: Client, schema: string): Promise<number | nu
   return rows[0]?.position == null ? null : Number(rows[0].position);
 }
 
+/**
+ * A new log has positions of its own, so the check against the live schema's says nothing: an empty one
+ * is refused (a mistyped name would switch in empty read models), and so is a running projector, which
+ * follows its own log and would fold it into the switched-in schema, past the new log's position.
+ */
+async function refuseForANewLog(guard: Client, head: number, tail: number): Promise<void> {
+  if (tail <= head) throw new Error('the new event log holds no events: is its name right? Nothing was changed');
+  const { rows } = await guard.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`,
+    [PROJECTOR_APPLICATION_NAME],
+  );
+  if ((rows[0]?.n ?? 0) > 0) {
+    throw new Error(
+      'a projector is connected: it follows its own log, and would fold it into the new read models. Stop it, ' +
+        'replay with --new-log, then start it on the new log. Nothing was changed',
+    );
+  }
+}
+
 export function registerReplay(program: Command): void {
   program
     .command('replay')
@@ -183,7 +203,7 @@ export function registerReplay(program: Command): void {
     .option(
       '--new-log',
       'the log is a new one the chain was indexed into again, not the one the live read models were folded ' +
-        'from: do not refuse it for ending before their position (point the projector at it after the switch)',
+        'from: do not refuse it for ending before their position (stop the projector first, start it on the new log after)',
     )
     .option('--json', 'print {"schema","events","seconds","eventsPerSecond","droppedLeftovers"}')
     .addHelpText(
