@@ -1,4 +1,5 @@
 import type { ReadModelQueries } from '@lottery/persistence';
+import type { ApiKeyLookup } from '../src/auth/api-key-lookup';
 import type { TierLimits } from '../src/rate-limit/tier-limits';
 import { InMemoryReadModels } from './support/in-memory-read-models';
 import { lotteryDataset, UNKNOWN_WALLET, WALLETS } from './support/lottery-fixtures';
@@ -107,6 +108,25 @@ describe('free daily pool API', () => {
       expect([refused.status, refused.body]).toEqual([429, { error: 'Rate limit exceeded' }]);
       expect(refused.headers['x-ratelimit-remaining']).toBe('0');
       expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    });
+
+    it('charges a key it cannot check (the accounts database out) to its IP, and answers 503 with the headers', async () => {
+      const down: ApiKeyLookup = {
+        findByKey: () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
+      };
+      const app = await startTestApp({
+        readModels: new InMemoryReadModels({ ...lotteryDataset(), pool: poolDataset() }),
+        apiKeys: down,
+        rateLimits: { authenticated: { perMinute: 3, perDay: 1_000 }, anonymous: { perMinute: 1, perDay: 1_000 } },
+      });
+      apps.push(app);
+      const first = await get('/active-round', { app });
+      expect([first.status, first.body, first.headers['x-ratelimit-tier']]).toEqual([
+        503,
+        { error: 'Service unavailable' },
+        'anonymous',
+      ]);
+      expect((await get('/active-round', { app })).status).toBe(429);
     });
 
     it("charges a request without a valid key to its IP's anonymous budget, before its 401", async () => {

@@ -177,6 +177,8 @@ describe('partner free tickets under faults', () => {
 
       // the partner's retry waits for that purchase instead of starting another, and gets its receipt
       const retried = post(api, key, wallet);
+      // it must find the grant still under way: no trace of that to wait for, so time enough to reserve
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
       await mine(1);
       await untilSucceeded(grant.id);
       expect([(await retried).statusCode, (await retried).json()]).toEqual([

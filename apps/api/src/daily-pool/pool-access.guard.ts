@@ -31,7 +31,10 @@ export class PoolAccessGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const key = apikeyCredential(request);
-    const verdict = key === null ? null : await verifyApiKey(key, this.config, this.keys);
+    // a key that cannot be checked (the accounts database out) is charged to its IP, then answered 503
+    const lookup =
+      key === null ? null : await verifyApiKey(key, this.config, this.keys).catch((error: unknown) => ({ error }));
+    const verdict = lookup !== null && 'error' in lookup ? null : lookup;
     const record = verdict?.kind === 'valid' ? verdict.record : null;
     const tier = record ? 'authenticated' : 'anonymous';
     const decision = record
@@ -41,6 +44,7 @@ export class PoolAccessGuard implements CanActivate {
     if (!decision.allowed) {
       throw new PlainApiError(429, 'Rate limit exceeded', {}, { 'Retry-After': String(retryAfterSeconds(decision)) });
     }
+    if (lookup !== null && 'error' in lookup) throw lookup.error;
     if (!record) throw new PlainApiError(401, 'Invalid API key');
     return true;
   }

@@ -31,4 +31,9 @@ describe('waitForGrantOutcome', () => {
   it('returns null when the ledger never answered: the outcome is unknown', async () => {
     await expect(waitForGrantOutcome({ grant: outage }, noEvents, 'g1', 1_200)).resolves.toBeNull();
   });
+
+  it('throws what is not an outage: a bug is not an unknown outcome', async () => {
+    const bug = () => Promise.reject(new TypeError('cannot read properties of undefined'));
+    await expect(waitForGrantOutcome({ grant: bug }, noEvents, 'g1', 1_200)).rejects.toThrow(TypeError);
+  });
 });

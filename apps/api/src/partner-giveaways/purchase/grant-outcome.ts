@@ -1,4 +1,5 @@
 import type { GrantRecord } from '@lottery/persistence';
+import { isDependencyUnavailable } from '@lottery/telemetry';
 import type { PartnerLedger } from '../partner-ledger';
 import type { PurchaseQueue } from './purchase-queue';
 
@@ -32,7 +33,11 @@ export async function waitForGrantOutcome(
       woken = false;
       const read = await ledger.grant(grantId).then(
         (grant) => ({ answered: true as const, grant }),
-        () => ({ answered: false as const }),
+        (error: unknown) => {
+          // only an outage is no answer; anything else is a bug, and says so
+          if (!isDependencyUnavailable(error)) throw error;
+          return { answered: false as const };
+        },
       );
       if (read.answered) {
         const { grant } = read;
