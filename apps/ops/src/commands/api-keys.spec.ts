@@ -32,6 +32,11 @@ describe('ops api-keys limits', () => {
         key: expect.stringMatching(/^lt_staging_/),
       });
       await ops('create', '--environment', 'test', '--json');
+      // refused before any note: no key of that environment could exist
+      await expect(ops('create', '--environment', 'partner', '--json')).rejects.toThrow(
+        'invalid environment "partner"',
+      );
+      await expect(ops('create', '--environment', 'Live', '--json')).rejects.toThrow('invalid environment "Live"');
     } finally {
       stderr.mockRestore();
     }

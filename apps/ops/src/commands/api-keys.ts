@@ -1,5 +1,11 @@
 import type { Command } from 'commander';
-import { ApiKeysService, createAccountsDataSource, migrateAccounts, type ApiKeyRecord } from '@lottery/persistence';
+import {
+  ApiKeysService,
+  createAccountsDataSource,
+  isDataApiEnvironment,
+  migrateAccounts,
+  type ApiKeyRecord,
+} from '@lottery/persistence';
 import { databaseUrl, keyPrefix } from '../connection';
 import { print } from '../output';
 import { limitOrDefault, positiveInt } from './options';
@@ -35,6 +41,7 @@ export function registerApiKeys(program: Command): void {
     .option('--label <text>', 'what the key is for', 'api key')
     .option('--json', 'print {"id","key","environment"}')
     .action(async (o: { environment: string; perMinute?: number; perDay?: number; label: string; json?: boolean }) => {
+      if (!isDataApiEnvironment(o.environment)) throw new Error(`invalid environment "${o.environment}"`);
       if (o.environment !== 'live' && o.environment !== 'test') {
         // not refused (an API may run as API_ENVIRONMENT=staging), but a typo would make a key no API takes
         process.stderr.write(

@@ -54,6 +54,13 @@ describe('the data folder guards of ops reset and ops start', () => {
     expect(existsSync(dir)).toBe(false);
   });
 
+  it('removes nothing, and says so, when the data folder does not exist (a mistyped DATA_DIR)', async () => {
+    const dir = join(scratch, 'mistyped');
+    process.env['DATA_DIR'] = dir;
+    expect(JSON.parse(await reset('--json'))).toEqual({ removed: null });
+    expect(await reset()).toMatch(/nothing to remove: no data folder at .*mistyped/);
+  });
+
   it('refuses while a recorded process runs', async () => {
     const dir = join(scratch, 'data');
     writeState({ pids: { ops: other.pid } }, dir);

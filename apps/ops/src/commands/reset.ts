@@ -12,10 +12,15 @@ export function registerReset(program: Command): void {
   program
     .command('reset')
     .description('delete the data folder of the embedded instance (stop `npm start` first)')
-    .option('--json', 'print {"removed"}')
+    .option('--json', 'print {"removed"}: the folder removed, or null when there was none')
     .action(async (o: { json?: boolean }) => {
       const dir = dataDir();
-      if (existsSync(dir) && !existsSync(statePath(dir))) {
+      if (!existsSync(dir)) {
+        // a mistyped DATA_DIR must not read as a wipe of the real folder
+        print(!!o.json, { removed: null }, () => `nothing to remove: no data folder at ${dir} (check DATA_DIR)`);
+        return;
+      }
+      if (!existsSync(statePath(dir))) {
         throw new Error(`${dir} holds no instance.json: it is not an embedded instance's data folder (check DATA_DIR)`);
       }
       // the servers a start killed without its cleanup left running would go on over a deleted folder
