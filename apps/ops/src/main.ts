@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { Command, CommanderError } from 'commander';
 import { registerApiKeys } from './commands/api-keys';
+import { readState } from './data-dir';
+import { withUrlsHidden } from './output';
 import { registerReindex } from './commands/reindex';
 import { registerReplay } from './commands/replay';
 import { registerMigrate } from './commands/migrate';
@@ -33,7 +35,9 @@ program.parseAsync(process.argv).catch((error: unknown) => {
   const refused = error instanceof CommanderError;
   // help and --version end this way too, successfully
   if (refused && error.exitCode === 0) process.exit(0);
-  const message = error instanceof Error ? error.message.replace(/^error: /, '') : String(error);
+  const raw = error instanceof Error ? error.message.replace(/^error: /, '') : String(error);
+  // a node's error (viem's) quotes its URL, whose path or user info may hold a provider's key
+  const message = withUrlsHidden(raw, [process.env['RPC_URL'], process.env['RPC_WS_URL'], readState().rpcUrl]);
   if (!refused) process.stderr.write(`error: ${message}\n`);
   if (process.argv.includes('--json')) {
     const failure = process.argv[2] === 'start' ? { event: 'error', error: message } : { error: message };

@@ -7,6 +7,11 @@ function bigintSafe(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString() : value;
 }
 
+/** `text` with each of `urls` (a node's, say, in an error message) shown as `displayedUrl` shows it. */
+export function withUrlsHidden(text: string, urls: readonly (string | undefined)[]): string {
+  return urls.reduce<string>((shown, url) => (url ? shown.split(url).join(displayedUrl(url)) : shown), text);
+}
+
 /**
  * A node's URL fit to print: providers put their API key in the path or the user info, so only the
  * scheme, host and port are shown (`…` marks what was left out). A local node's URL has nothing to hide.

@@ -4,19 +4,26 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEventLog } from '@lottery/event-log';
+import { lotteryHistory } from '@lottery/fold-testing';
 import { DEFAULT_READ_SCHEMA, nextSchemaName } from '@lottery/persistence';
 import { Client } from 'pg';
 import { opsDatabase } from '../../test/support/in-process-ops';
 import { replayLockName } from './replay';
 import { instanceStatus } from './status';
 
-/** A JSON-RPC endpoint that answers every call with `answer`. */
-async function rpcAnswering(answer: object): Promise<{ url: string; server: Server }> {
-  const server = createServer((_request, response) =>
-    response
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ jsonrpc: '2.0', id: 1, ...answer })),
-  );
+/** A JSON-RPC endpoint of chain `chainId` that answers every other call with `answer`. */
+async function rpcAnswering(answer: object, chainId = 31337): Promise<{ url: string; server: Server }> {
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      const { method } = JSON.parse(body) as { method: string };
+      const reply = method === 'eth_chainId' ? { result: `0x${chainId.toString(16)}` } : answer;
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: 1, ...reply }));
+    });
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
@@ -33,8 +40,8 @@ describe('ops status', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const statusWith = async (answer: object) => {
-    const rpc = await rpcAnswering(answer);
+  const statusWith = async (answer: object, chainId?: number) => {
+    const rpc = await rpcAnswering(answer, chainId);
     const env = { ...process.env, RPC_URL: rpc.url, CHAIN_ID: '31337', EVENT_LOG: 'postgres' };
     const log = createEventLog({
       kind: 'postgres',
@@ -69,6 +76,29 @@ describe('ops status', () => {
       await db.query(`DROP SCHEMA IF EXISTS "${nextSchemaName(schema)}"`);
       await db.end();
     }
+  });
+
+  it('reports a node of another chain than CHAIN_ID as an error, not as a head to measure lags by', async () => {
+    const { chain, indexer } = await statusWith({ result: '0x2a' }, 8453);
+    expect(chain).toEqual({ headBlock: null, error: 'the node serves chain 8453, not CHAIN_ID 31337' });
+    expect(indexer.lagBlocks).toBeNull();
+  });
+
+  it('counts every event of the log as lag while nothing is folded: 0 for an empty log', async () => {
+    expect((await statusWith({ result: '0x1' })).projector.lagEvents).toBe(0);
+    const log = createEventLog({
+      kind: 'postgres',
+      databaseUrl: String(process.env['DATABASE_URL']),
+      schema: 'lottery_log',
+    });
+    const events = lotteryHistory({ seed: 3, settledRounds: 0, purchasesPerRound: 4, wallets: 2 });
+    const last = events[events.length - 1];
+    try {
+      await log.append(events, { blockNumber: last.blockNumber, blockHash: last.blockHash, recentBlocks: [] });
+    } finally {
+      await log.close();
+    }
+    expect((await statusWith({ result: '0x1' })).projector.lagEvents).toBe(events.length);
   });
 
   it('reports a node that answers with a JSON-RPC error as an error, not a head of NaN', async () => {

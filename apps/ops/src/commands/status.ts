@@ -30,21 +30,32 @@ export interface InstanceStatus {
   processes: Record<string, { pid: number; running: boolean }>;
 }
 
-async function headBlock(rpcUrl: string): Promise<{ headBlock: number | null; error?: string }> {
-  try {
+/** The node's head, once it has said it serves `chainId`: a head of another chain would make the lags nonsense. */
+async function headBlock(rpcUrl: string, chainId: number): Promise<{ headBlock: number | null; error?: string }> {
+  const ask = async (method: string): Promise<number> => {
     const response = await fetch(rpcUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }),
       signal: AbortSignal.timeout(3_000),
     });
     const body = (await response.json()) as { result?: unknown; error?: unknown };
     if (typeof body.result !== 'string' || !/^0x[0-9a-f]+$/i.test(body.result)) {
-      return { headBlock: null, error: `node answered eth_blockNumber with ${JSON.stringify(body.error ?? body)}` };
+      throw new Error(`node answered ${method} with ${JSON.stringify(body.error ?? body)}`);
     }
-    return { headBlock: Number(body.result) };
+    return Number(body.result);
+  };
+  let served: number;
+  try {
+    served = await ask('eth_chainId');
   } catch (error) {
     return { headBlock: null, error: `node unreachable: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (served !== chainId) return { headBlock: null, error: `the node serves chain ${served}, not CHAIN_ID ${chainId}` };
+  try {
+    return { headBlock: await ask('eth_blockNumber') };
+  } catch (error) {
+    return { headBlock: null, error: error instanceof Error ? error.message : String(error) };
   }
 }
 
@@ -66,13 +77,15 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
   const pipeline = loadPipelineEnv(env);
   const chainId = chainIdOf(pipeline);
   const rpcUrl = rpcUrlOf(pipeline);
-  const chain = await headBlock(rpcUrl);
+  const chain = await headBlock(rpcUrl, chainId);
 
   const eventLog = createEventLog(eventLogConfigOf(pipeline, chainId));
   let indexedBlock: number | null;
+  let logHead: number;
   let logTail: number;
   try {
     indexedBlock = (await eventLog.lastCheckpoint())?.blockNumber ?? null;
+    logHead = await eventLog.head();
     logTail = await eventLog.tail();
   } finally {
     await eventLog.close();
@@ -110,7 +123,8 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
       readSchema: schema,
       position,
       lastBlock: row && Number(row.last_block) >= 0 ? Number(row.last_block) : null,
-      lagEvents: Math.max(0, logTail - 1 - (position ?? -1)),
+      // nothing folded yet: the whole log is ahead (Postgres positions start at 1, Kafka offsets at 0)
+      lagEvents: position === null ? logTail - logHead : Math.max(0, logTail - 1 - position),
       replayInProgress: replaying.rows[0]?.held === true,
       foldRules,
       replayNeeded: foldRules !== null && foldRules !== FOLD_RULES_VERSION,
