@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { createTestDatabase, type TestDatabase } from '@lottery/testing';
 import { jsonOf, runOps } from './support/pipeline-fixture';
 
@@ -23,5 +24,25 @@ describe('ops migrate', () => {
       accountsMigrations: [],
     });
     expect((await runOps(['migrate'], env)).stdout).toBe('read models "lottery": up to date; accounts: up to date\n');
+  });
+
+  it('fails, instead of hanging, against a server that takes the connection and never answers', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `postgres://postgres@127.0.0.1:${(silent.address() as AddressInfo).port}/lottery`;
+    try {
+      const env = { DATABASE_URL: url, CHAIN_ID: '31337', RPC_URL: 'http://127.0.0.1:9', EVENT_LOG: 'postgres' };
+      const [migrate, status] = await Promise.all([
+        runOps(['migrate', '--json'], env),
+        runOps(['status', '--json'], env),
+      ]);
+      for (const run of [migrate, status]) {
+        expect([run.code, jsonOf<{ error: string }>(run).error]).toEqual([1, expect.stringMatching(/timeout/i)]);
+      }
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { Client } from 'pg';
 import { createEventLog } from '@lottery/event-log';
-import { readSchemaName } from '@lottery/persistence';
+import { CONNECT_TIMEOUT_MS, readSchemaName } from '@lottery/persistence';
 import { FOLD_RULES_VERSION } from '@lottery/projection';
 import { databaseUrl } from '../connection';
 import { isAlive, readState } from '../data-dir';
@@ -91,7 +91,11 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
     await eventLog.close();
   }
 
-  const db = new Client({ connectionString: databaseUrl(), application_name: 'ops-status' });
+  const db = new Client({
+    connectionString: databaseUrl(),
+    application_name: 'ops-status',
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   await db.connect();
   let projector: InstanceStatus['projector'];
   try {

@@ -45,7 +45,12 @@ export class PostgresEventLog implements EventLog {
 
   constructor(config: PostgresEventLogConfig) {
     this.names = postgresLogSchema(config.schema ?? DEFAULT_LOG_SCHEMA);
-    this.pool = new Pool({ connectionString: config.databaseUrl, max: config.poolSize ?? 5 });
+    // a server that takes the connection and never answers (a hung proxy) fails it after 10 s, not never
+    this.pool = new Pool({
+      connectionString: config.databaseUrl,
+      max: config.poolSize ?? 5,
+      connectionTimeoutMillis: 10_000,
+    });
     // An idle connection the server closes (a restart, a failover) is dropped by the pool, and the next
     // query opens a new one; unheard, its 'error' event would crash the process.
     this.pool.on('error', () => undefined);

@@ -41,6 +41,9 @@ export function createReadModelDataSource(options: ReadModelDataSourceOptions): 
   });
 }
 
+/** How long opening a read-model connection may take before it fails as an outage. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 /**
  * The pg pool settings of a read-model connection pool, also for a plain `pg.Pool` that must behave like the
  * API's (the Data API benchmark's raw server): size, idle timeout, numeric[] parsed exactly.
@@ -49,6 +52,8 @@ export function readModelPoolConfig(options: Pick<ReadModelDataSourceOptions, 'p
   return {
     max: options.poolSize ?? 10,
     idleTimeoutMillis: options.idleConnectionTimeoutMs ?? 10_000,
+    // a server that takes the connection and never answers (a hung proxy) fails it instead of hanging
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     types: exactNumericArrays,
   };
 }
