@@ -40,9 +40,9 @@ describe('ops status', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const statusWith = async (answer: object, chainId?: number) => {
+  const statusWith = async (answer: object, chainId?: number, extra: NodeJS.ProcessEnv = {}) => {
     const rpc = await rpcAnswering(answer, chainId);
-    const env = { ...process.env, RPC_URL: rpc.url, CHAIN_ID: '31337', EVENT_LOG: 'postgres' };
+    const env = { ...process.env, RPC_URL: rpc.url, CHAIN_ID: '31337', EVENT_LOG: 'postgres', ...extra };
     const log = createEventLog({
       kind: 'postgres',
       databaseUrl: String(process.env['DATABASE_URL']),
@@ -99,6 +99,17 @@ describe('ops status', () => {
       await log.close();
     }
     expect((await statusWith({ result: '0x1' })).projector.lagEvents).toBe(events.length);
+  });
+
+  it('reports an event log the indexer has not created yet as empty, and says when the read-model schema does not exist (a mistyped READ_SCHEMA)', async () => {
+    const before = await statusWith({ result: '0x1' }, undefined, { EVENT_LOG_SCHEMA: 'never_indexed_log' });
+    expect(before.indexer).toMatchObject({ indexedBlock: null, logTail: 0 });
+    expect(before.projector.lagEvents).toBe(0);
+    expect((await statusWith({ result: '0x1' }, undefined, { READ_SCHEMA: 'lotery' })).projector).toMatchObject({
+      readSchema: 'lotery',
+      readSchemaExists: false,
+      position: null,
+    });
   });
 
   it('reports a node that answers with a JSON-RPC error as an error, not a head of NaN', async () => {

@@ -17,6 +17,8 @@ export interface InstanceStatus {
   indexer: { indexedBlock: number | null; lagBlocks: number | null; eventLog: string; logTail: number };
   projector: {
     readSchema: string;
+    /** False before `migrate` or the projector's first start created it, or for a mistyped READ_SCHEMA. */
+    readSchemaExists: boolean;
     position: number | null;
     lastBlock: number | null;
     lagEvents: number;
@@ -71,6 +73,10 @@ function contractsOf(env: NodeJS.ProcessEnv): Record<string, string> {
   return given.length > 0 ? Object.fromEntries(given) : (readState().contracts ?? {});
 }
 
+/** Postgres's "relation does not exist" (42P01) or "schema does not exist" (3F000). */
+const isUndefinedTable = (error: unknown): boolean =>
+  ['42P01', '3F000'].includes(String((error as { code?: unknown } | null)?.code));
+
 /** Everything `ops status` reports, read from the node, the event log and the read models. */
 export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Promise<InstanceStatus> {
   const state = readState();
@@ -87,6 +93,10 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
     indexedBlock = (await eventLog.lastCheckpoint())?.blockNumber ?? null;
     logHead = await eventLog.head();
     logTail = await eventLog.tail();
+  } catch (error) {
+    // the Postgres log's tables come with the indexer's first start: before it, the log is empty
+    if (!isUndefinedTable(error)) throw error;
+    [indexedBlock, logHead, logTail] = [null, 0, 0];
   } finally {
     await eventLog.close();
   }
@@ -100,7 +110,9 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
   let projector: InstanceStatus['projector'];
   try {
     const schema = pipeline.READ_SCHEMA;
-    // through to_jsonb: a schema the new code has not migrated yet has no fold_rules column
+    const exists = await db.query(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [schema]);
+    // through to_jsonb: a schema the new code has not migrated yet has no fold_rules column; one not
+    // migrated at all has no projector_state yet (nothing folded)
     const row = await db
       .query<{ position: string | null; last_block: string; fold_rules: number | null }>(
         `SELECT position, last_block, (to_jsonb(p) ->> 'fold_rules')::integer AS fold_rules
@@ -108,7 +120,10 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
       )
       .then(
         (r) => r.rows[0],
-        () => undefined,
+        (error: unknown) => {
+          if (!isUndefinedTable(error)) throw error;
+          return undefined;
+        },
       );
     // A replay runs while its session holds the lock; a `_next` schema alone may be an interrupted one's.
     // pg_locks shows a bigint key as its high and low 32 bits (classid, objid).
@@ -125,6 +140,7 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
     const foldRules = row?.fold_rules ?? null;
     projector = {
       readSchema: schema,
+      readSchemaExists: (exists.rowCount ?? 0) > 0,
       position,
       lastBlock: row && Number(row.last_block) >= 0 ? Number(row.last_block) : null,
       // nothing folded yet: the whole log is ahead (Postgres positions start at 1, Kafka offsets at 0)
@@ -169,7 +185,9 @@ function describe(s: InstanceStatus): string {
       (s.indexer.lagBlocks === null ? '' : `, ${s.indexer.lagBlocks} blocks behind the head`) +
       `; event log ${s.indexer.eventLog}, ${s.indexer.logTail} positions`,
     `projector    position ${s.projector.position ?? 'none yet'}, ${s.projector.lagEvents} events behind the log` +
-      `; read models "${s.projector.readSchema}"${s.projector.replayInProgress ? ' (a replay is building the next generation)' : ''}` +
+      `; read models "${s.projector.readSchema}"` +
+      (s.projector.readSchemaExists ? '' : ' (no such schema yet: is READ_SCHEMA right?)') +
+      (s.projector.replayInProgress ? ' (a replay is building the next generation)' : '') +
       (s.projector.replayNeeded
         ? `; folded under fold rules ${s.projector.foldRules}, this code folds ${FOLD_RULES_VERSION}: run \`ops replay\``
         : ''),
