@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
+import { appEntry, runsEntry } from './process-identity';
 
 /**
  * The embedded default keeps everything under one folder (default `.data/` at the repository root):
@@ -52,15 +53,25 @@ export function readState(dir = dataDir()): InstanceState {
  * after an unclean stop finds itself recorded).
  */
 export function liveProcesses(dir = dataDir()): string[] {
-  return Object.entries({ ...readState(dir).pids, ...leftServers(dir) })
-    .filter(([, pid]) => pid !== process.pid && isAlive(pid))
+  const apps = Object.entries(readState(dir).pids ?? {}).filter(([name, pid]) => runsInstanceProcess(name, pid));
+  return [...apps, ...Object.entries(leftServers(dir))]
+    .filter(([, pid]) => pid !== process.pid)
     .map(([name, pid]) => `${name} (pid ${pid})`);
+}
+
+/**
+ * Whether the recorded `name` (ops, or one of its apps) still runs under `pid`: alive, and running that
+ * entry point. A pid reused by another program since (after a reboot, or in a container where every
+ * start is pid 1) is not the instance's.
+ */
+export function runsInstanceProcess(name: string, pid: number): boolean {
+  return runsEntry(pid, appEntry(name));
 }
 
 /** Whether the recorded `ops start` of the instance runs (not this process). */
 export function startIsRunning(dir = dataDir()): boolean {
   const ops = readState(dir).pids?.['ops'];
-  return ops !== undefined && ops !== process.pid && isAlive(ops);
+  return ops !== undefined && ops !== process.pid && runsInstanceProcess('ops', ops);
 }
 
 /**

@@ -23,13 +23,21 @@ const START_OPTIONS = {
 describe('the data folder guards of ops reset and ops start', () => {
   const saved = process.env['DATA_DIR'];
   let scratch: string;
-  /** A process of another instance, alive while the suite runs. */
+  /** Processes alive while the suite runs: another instance's ops and api, and an unrelated program. */
+  const running = (command: string, args: string[]) => {
+    const child = spawn(command, args, { stdio: 'ignore' });
+    return { pid: child.pid as number, kill: () => child.kill() };
+  };
+  const idle = 'setTimeout(() => undefined, 600_000)';
   let other: { pid: number; kill(): boolean };
+  let otherApi: { pid: number; kill(): boolean };
+  let unrelated: { pid: number; kill(): boolean };
   beforeAll(() => {
-    const child = spawn('sleep', ['600'], { stdio: 'ignore' });
-    other = { pid: child.pid as number, kill: () => child.kill() };
+    other = running(process.execPath, ['-e', idle, 'apps/ops/src/main.ts']);
+    otherApi = running(process.execPath, ['-e', idle, 'apps/api/src/main.ts']);
+    unrelated = running('sleep', ['600']);
   });
-  afterAll(() => other.kill());
+  afterAll(() => [other, otherApi, unrelated].forEach((p) => p.kill()));
   beforeEach(() => {
     scratch = mkdtempSync(join(tmpdir(), 'ops-reset-'));
   });
@@ -71,8 +79,16 @@ describe('the data folder guards of ops reset and ops start', () => {
 
   it('never counts this process as a running instance (a container restarted as pid 1 finds itself recorded)', () => {
     const dir = join(scratch, 'data');
-    writeState({ pids: { ops: process.pid, api: other.pid } }, dir);
-    expect(liveProcesses(dir)).toEqual([`api (pid ${other.pid})`]);
+    writeState({ pids: { ops: process.pid, api: otherApi.pid } }, dir);
+    expect(liveProcesses(dir)).toEqual([`api (pid ${otherApi.pid})`]);
+  });
+
+  it('does not take a recorded pid another program runs now for the instance (reused after a reboot)', async () => {
+    const dir = join(scratch, 'data');
+    writeState({ pids: { ops: unrelated.pid, indexer: unrelated.pid } }, dir);
+    process.env['DATA_DIR'] = dir;
+    expect(liveProcesses(dir)).toEqual([]);
+    expect(JSON.parse(await reset('--json'))).toEqual({ removed: dir });
   });
 
   it('refuses a folder no instance wrote, and keeps it', async () => {

@@ -4,7 +4,7 @@ import { createEventLog } from '@lottery/event-log';
 import { CONNECT_TIMEOUT_MS, readSchemaName } from '@lottery/persistence';
 import { FOLD_RULES_VERSION } from '@lottery/projection';
 import { databaseUrl } from '../connection';
-import { isAlive, readState } from '../data-dir';
+import { readState, runsInstanceProcess } from '../data-dir';
 import { displayedUrl, print } from '../output';
 import { chainIdOf, eventLogConfigOf, loadPipelineEnv, rpcUrlOf } from './pipeline-env';
 import { replayLockName } from './replay';
@@ -167,7 +167,7 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
     },
     projector,
     processes: Object.fromEntries(
-      Object.entries(state.pids ?? {}).map(([name, pid]) => [name, { pid, running: isAlive(pid) }]),
+      Object.entries(state.pids ?? {}).map(([name, pid]) => [name, { pid, running: runsInstanceProcess(name, pid) }]),
     ),
   };
 }

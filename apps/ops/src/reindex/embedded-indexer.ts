@@ -1,37 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { appEntry, isLive, runsEntry } from '../process-identity';
 
-const INDEXER_ENTRY = /apps[\\/]indexer[\\/]src[\\/]main\.ts$/;
-
-/** The process's command line, or null when it cannot be read (gone, or no /proc and no ps). */
-function commandLine(pid: number): string[] | null {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-  } catch {
-    try {
-      return execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8' })
-        .trim()
-        .split(/\s+/);
-    } catch {
-      return null;
-    }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  try {
-    // An exited child its parent has not reaped yet still answers kill(pid, 0).
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
-  }
-}
+const INDEXER_ENTRY = appEntry('indexer');
 
 /**
  * True when `pid` is a live apps/indexer process. The pid comes from the embedded instance's state file,
@@ -39,8 +9,7 @@ function alive(pid: number): boolean {
  * only a process whose command line runs the indexer's entry point is ever signalled.
  */
 export function isRunningIndexer(pid: number | undefined): pid is number {
-  if (!pid || pid <= 0 || !alive(pid)) return false;
-  return (commandLine(pid) ?? []).some((arg) => INDEXER_ENTRY.test(arg));
+  return runsEntry(pid, INDEXER_ENTRY);
 }
 
 /** Pids of the processes whose parent is `parent` and that run the indexer's entry point. */
@@ -69,7 +38,7 @@ export function findEmbeddedIndexer(pids: Record<string, number> | undefined): n
   if (!pids) return undefined;
   if (isRunningIndexer(pids['indexer'])) return pids['indexer'];
   const ops = pids['ops'];
-  if (!ops || !alive(ops)) return undefined;
+  if (!ops || !isLive(ops)) return undefined;
   return indexerChildren(ops)[0];
 }
 
@@ -81,7 +50,7 @@ export function findEmbeddedIndexer(pids: Record<string, number> | undefined): n
 export async function stopIndexer(pid: number, timeoutMs: number): Promise<void> {
   process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + timeoutMs;
-  while (alive(pid)) {
+  while (isLive(pid)) {
     if (Date.now() > deadline) {
       throw new Error(
         `the indexer (pid ${pid}) did not exit within ${Math.round(timeoutMs / 1000)} s of SIGTERM; ` +
