@@ -49,5 +49,10 @@ describe('ops api-keys limits', () => {
     await expect(ops('limits', 'any', '--per-minute', '0')).rejects.toThrow('positive integer');
     await expect(ops('limits', 'any', '--per-day', 'none')).rejects.toThrow('positive integer');
     await expect(ops('limits', 'any')).rejects.toThrow('nothing to change');
+    // past what the table holds: named by its option, before the database is asked
+    await expect(ops('limits', 'any', '--per-minute', '2147483648')).rejects.toThrow(
+      /--per-minute.*expected at most 2147483647/,
+    );
+    await expect(ops('create', '--per-day', '99999999999')).rejects.toThrow(/--per-day.*expected at most 2147483647/);
   });
 });

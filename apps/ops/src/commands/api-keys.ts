@@ -8,7 +8,7 @@ import {
 } from '@lottery/persistence';
 import { databaseUrl, keyPrefix } from '../connection';
 import { print } from '../output';
-import { limitOrDefault, positiveInt } from './options';
+import { limitOrDefault, positiveCount } from './options';
 
 async function withKeys<T>(work: (keys: ApiKeysService) => Promise<T>): Promise<T> {
   const dataSource = createAccountsDataSource({ url: databaseUrl() });
@@ -36,8 +36,8 @@ export function registerApiKeys(program: Command): void {
     .command('create')
     .description('create a key and print it once')
     .option('--environment <env>', 'live or test (or the API_ENVIRONMENT of the API that serves it)', 'live')
-    .option('--per-minute <n>', 'own per-minute limit', positiveInt)
-    .option('--per-day <n>', 'own per-day limit', positiveInt)
+    .option('--per-minute <n>', 'own per-minute limit', positiveCount)
+    .option('--per-day <n>', 'own per-day limit', positiveCount)
     .option('--label <text>', 'what the key is for', 'api key')
     .option('--json', 'print {"id","key","environment"}')
     .action(async (o: { environment: string; perMinute?: number; perDay?: number; label: string; json?: boolean }) => {

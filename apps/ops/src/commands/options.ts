@@ -15,10 +15,27 @@ export function nonNegativeInt(value: string): number {
   return n;
 }
 
+/** The largest count the accounts tables hold (Postgres `integer`). */
+const STORED_COUNT_MAX = 2 ** 31 - 1;
+
+/** commander option parser for a stored count (a limit, a quantity): a positive integer that fits its column. */
+export function positiveCount(value: string): number {
+  const n = positiveInt(value);
+  if (n > STORED_COUNT_MAX) throw new InvalidArgumentError(`expected at most ${STORED_COUNT_MAX}, got "${value}"`);
+  return n;
+}
+
+/** As positiveCount, 0 allowed. */
+export function count(value: string): number {
+  const n = nonNegativeInt(value);
+  if (n > STORED_COUNT_MAX) throw new InvalidArgumentError(`expected at most ${STORED_COUNT_MAX}, got "${value}"`);
+  return n;
+}
+
 /**
- * commander option parser: a positive integer, or "default" (the API's own limit applies). Kept as the
+ * commander option parser: a positive count, or "default" (the API's own limit applies). Kept as the
  * word: commander turns an option value of null into an empty string.
  */
 export function limitOrDefault(value: string): number | 'default' {
-  return value === 'default' ? value : positiveInt(value);
+  return value === 'default' ? value : positiveCount(value);
 }

@@ -28,5 +28,9 @@ describe('ops partners', () => {
     await expect(ops('create', '--name', 'x', '--quantity', '-1', '--per-wallet', '1')).rejects.toThrow();
     await expect(ops('update', 'abc', '--add-quantity', '1')).rejects.toThrow();
     await expect(ops('update', '1')).rejects.toThrow('nothing to update');
+    await expect(ops('create', '--name', 'x', '--quantity', '2147483648', '--per-wallet', '1')).rejects.toThrow(
+      /--quantity.*expected at most 2147483647/,
+    );
+    await expect(ops('update', '1', '--per-wallet', '2147483648')).rejects.toThrow(/--per-wallet.*expected at most/);
   });
 });

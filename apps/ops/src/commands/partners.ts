@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { type PartnerRecord, PartnersService, withAccountsDatabase } from '@lottery/persistence';
 import { databaseUrl, keyPrefix } from '../connection';
 import { print } from '../output';
-import { nonNegativeInt, positiveInt } from './options';
+import { count, positiveCount, positiveInt } from './options';
 
 function withPartners<T>(work: (partners: PartnersService) => Promise<T>): Promise<T> {
   return withAccountsDatabase(databaseUrl(), (dataSource) => work(new PartnersService(dataSource, keyPrefix())));
@@ -23,8 +23,8 @@ export function registerPartners(program: Command): void {
     .command('create')
     .description('create a partner and print its API key once')
     .requiredOption('--name <text>', 'who the partner is')
-    .requiredOption('--quantity <n>', 'free tickets the partner may give away', nonNegativeInt)
-    .requiredOption('--per-wallet <n>', 'most free tickets one wallet may get from this partner', positiveInt)
+    .requiredOption('--quantity <n>', 'free tickets the partner may give away', count)
+    .requiredOption('--per-wallet <n>', 'most free tickets one wallet may get from this partner', positiveCount)
     .option('--json', 'print {"id","apiKey"}')
     .action(async (o: { name: string; quantity: number; perWallet: number; json?: boolean }) => {
       const issued = await withPartners((s) =>
@@ -52,8 +52,8 @@ export function registerPartners(program: Command): void {
     .command('update')
     .description('add free tickets and/or change the per-wallet maximum')
     .argument('<id>', 'partner id', positiveInt)
-    .option('--add-quantity <n>', 'free tickets to add to what is left', positiveInt)
-    .option('--per-wallet <n>', 'new per-wallet maximum', positiveInt)
+    .option('--add-quantity <n>', 'free tickets to add to what is left', positiveCount)
+    .option('--per-wallet <n>', 'new per-wallet maximum', positiveCount)
     .option('--json', 'print the partner record')
     .action(async (id: number, o: { addQuantity?: number; perWallet?: number; json?: boolean }) => {
       const record = await withPartners((s) => s.update(id, { addQuantity: o.addQuantity, perWalletMax: o.perWallet }));
