@@ -43,6 +43,10 @@ describe('ApiKeysService (Postgres)', () => {
     expect(await keys.findByKey(key.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')))).toBeNull();
   });
 
+  it('stores a name without the spaces around it, as partner names are', async () => {
+    expect((await keys.create({ name: '  dashboard \n', environment: 'live' })).record.name).toBe('dashboard');
+  });
+
   it('lists active keys, optionally with revoked ones and by environment', async () => {
     const test = await keys.create({ name: 'ci', environment: 'test' });
     const revoked = await keys.create({ name: 'old', environment: 'live' });

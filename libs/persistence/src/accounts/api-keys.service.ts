@@ -137,7 +137,7 @@ export class ApiKeysService {
     assertLimits(limits);
     const key = generateApiKey(this.keyPrefix, input.environment);
     const row = manager.create(ApiKeyEntity, {
-      name: input.name,
+      name: input.name.trim(),
       environment: input.environment,
       keyHash: hashApiKey(key),
       keyHint: apiKeyHint(key),
