@@ -1,11 +1,5 @@
 import type { Command } from 'commander';
-import {
-  ApiKeysService,
-  createAccountsDataSource,
-  isDataApiEnvironment,
-  migrateAccounts,
-  type ApiKeyRecord,
-} from '@lottery/persistence';
+import { ApiKeysService, createAccountsDataSource, migrateAccounts, type ApiKeyRecord } from '@lottery/persistence';
 import { databaseUrl, keyPrefix } from '../connection';
 import { print } from '../output';
 import { limitOrDefault, positiveCount } from './options';
@@ -41,13 +35,6 @@ export function registerApiKeys(program: Command): void {
     .option('--label <text>', 'what the key is for', 'api key')
     .option('--json', 'print {"id","key","environment"}')
     .action(async (o: { environment: string; perMinute?: number; perDay?: number; label: string; json?: boolean }) => {
-      if (!isDataApiEnvironment(o.environment)) throw new Error(`invalid environment "${o.environment}"`);
-      if (o.environment !== 'live' && o.environment !== 'test') {
-        // not refused (an API may run as API_ENVIRONMENT=staging), but a typo would make a key no API takes
-        process.stderr.write(
-          `note: only an API with API_ENVIRONMENT=${o.environment} accepts this key (the usual ones are live and test)\n`,
-        );
-      }
       const issued = await withKeys((s) =>
         s.create({
           name: o.label,
@@ -56,6 +43,13 @@ export function registerApiKeys(program: Command): void {
           perDay: o.perDay ?? null,
         }),
       );
+      // once the service took it (it refuses what is no environment): not refused, an API may run as
+      // API_ENVIRONMENT=staging, but a typo would make a key no API takes
+      if (o.environment !== 'live' && o.environment !== 'test') {
+        process.stderr.write(
+          `note: only an API with API_ENVIRONMENT=${o.environment} accepts this key (the usual ones are live and test)\n`,
+        );
+      }
       print(!!o.json, { id: issued.record.id, key: issued.key, environment: issued.record.environment }, () =>
         [
           `API key created (shown only once, store it now):`,

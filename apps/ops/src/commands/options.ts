@@ -18,19 +18,16 @@ export function nonNegativeInt(value: string): number {
 /** The largest count the accounts tables hold (Postgres `integer`). */
 const STORED_COUNT_MAX = 2 ** 31 - 1;
 
-/** commander option parser for a stored count (a limit, a quantity): a positive integer that fits its column. */
-export function positiveCount(value: string): number {
-  const n = positiveInt(value);
+function fitsItsColumn(n: number, value: string): number {
   if (n > STORED_COUNT_MAX) throw new InvalidArgumentError(`expected at most ${STORED_COUNT_MAX}, got "${value}"`);
   return n;
 }
 
+/** commander option parser for a stored count (a limit, a quantity): a positive integer that fits its column. */
+export const positiveCount = (value: string): number => fitsItsColumn(positiveInt(value), value);
+
 /** As positiveCount, 0 allowed. */
-export function count(value: string): number {
-  const n = nonNegativeInt(value);
-  if (n > STORED_COUNT_MAX) throw new InvalidArgumentError(`expected at most ${STORED_COUNT_MAX}, got "${value}"`);
-  return n;
-}
+export const count = (value: string): number => fitsItsColumn(nonNegativeInt(value), value);
 
 /**
  * commander option parser: a positive count, or "default" (the API's own limit applies). Kept as the
