@@ -5,12 +5,8 @@ import { ApiError } from '../http/api-error';
 import { API_KEY_LOOKUP, type ApiKeyLookup } from './api-key-lookup';
 import { type ApiKeyVerdict, verifyApiKey } from './api-key-verdict';
 import { bearerCredentials } from './bearer-credentials';
-import { limitsOfKey } from '../rate-limit/tier-limits';
 import { clientAddressSubject } from './client-address';
 import type { Caller } from './caller';
-
-/** A key's rate-limit budget: one per key, whichever group it is sent to. */
-export const keySubject = (keyId: string): string => `key:${keyId}`;
 
 /** RFC 6750 asks 401 responses of a bearer-protected resource to name the scheme. */
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="lottery-data-api"' };
@@ -37,22 +33,43 @@ export class CallerResolver {
     return caller;
   }
 
-  private async identify(request: FastifyRequest): Promise<Caller> {
-    const anonymous = (rejection: Caller['rejection']): Caller => ({
+  /**
+   * The caller a key names wherever the request carried it (the daily pool's `apikey`): a valid key's
+   * budget, or, for none or one refused, the IP's. The pool asks once per request: nothing to cache.
+   */
+  ofKey(request: FastifyRequest, key: string | null): Promise<Caller> {
+    return key === null ? Promise.resolve(this.anonymous(request, null)) : this.ofToken(request, key);
+  }
+
+  private anonymous(request: FastifyRequest, rejection: Caller['rejection']): Caller {
+    return {
       tier: 'anonymous',
       rateLimitSubject: clientAddressSubject(request.ip),
       limits: this.config.rateLimits.anonymous,
       apiKeyId: null,
       rejection,
-    });
+    };
+  }
+
+  private async identify(request: FastifyRequest): Promise<Caller> {
     const credentials = bearerCredentials(request.headers.authorization);
-    if (credentials.kind === 'none') return anonymous(null);
+    if (credentials.kind === 'none') return this.anonymous(request, null);
     if (credentials.kind === 'malformed') {
-      return anonymous(new ApiError('unauthorized', 'the Authorization header must be "Bearer <API key>"', CHALLENGE));
+      const unauthorized = new ApiError(
+        'unauthorized',
+        'the Authorization header must be "Bearer <API key>"',
+        CHALLENGE,
+      );
+      return this.anonymous(request, unauthorized);
     }
+    return this.ofToken(request, credentials.token);
+  }
+
+  private async ofToken(request: FastifyRequest, token: string): Promise<Caller> {
+    const anonymous = (rejection: Caller['rejection']): Caller => this.anonymous(request, rejection);
     let verdict: ApiKeyVerdict;
     try {
-      verdict = await verifyApiKey(credentials.token, this.config, this.keys);
+      verdict = await verifyApiKey(token, this.config, this.keys);
     } catch (error) {
       // the accounts database out: the key cannot be checked, but the request is still counted (by IP)
       return anonymous({ lookupFailed: error });
@@ -71,10 +88,12 @@ export class CallerResolver {
     }
     if (verdict.kind === 'revoked') return anonymous(new ApiError('revoked_api_key', 'the API key has been revoked'));
     const { record } = verdict;
+    const defaults = this.config.rateLimits.authenticated;
     return {
       tier: 'authenticated',
-      rateLimitSubject: keySubject(record.id),
-      limits: limitsOfKey(record, this.config.rateLimits.authenticated),
+      // one budget per key, whichever group it is sent to
+      rateLimitSubject: `key:${record.id}`,
+      limits: { perMinute: record.perMinute ?? defaults.perMinute, perDay: record.perDay ?? defaults.perDay },
       apiKeyId: record.id,
       rejection: null,
     };

@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
 import { DailyPoolController } from './daily-pool.controller';
 import { DailyPoolService } from './daily-pool.service';
 import { PoolAccessGuard } from './pool-access.guard';
 
 /** The free daily pool under /api/v1/daily-ticket-pool. Its error format: DailyPoolExceptionFilter. */
-@Module({ controllers: [DailyPoolController], providers: [DailyPoolService, PoolAccessGuard] })
+@Module({ imports: [AuthModule], controllers: [DailyPoolController], providers: [DailyPoolService, PoolAccessGuard] })
 export class DailyPoolModule {}

@@ -1,5 +1,6 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Caller } from '../auth/caller';
 import { CallerResolver } from '../auth/caller-resolver';
 import { ApiError } from '../http/api-error';
 import { rateLimitHeaders, retryAfterSeconds } from './rate-limit-headers';
@@ -19,14 +20,22 @@ export class RateLimitGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const caller = await this.callers.resolve(http.getRequest<FastifyRequest>());
-    const decision = await this.store.consume(caller.rateLimitSubject, caller.limits);
-    http.getResponse<FastifyReply>().headers(rateLimitHeaders(caller.tier, decision));
-    if (!decision.allowed) {
-      const retryAfter = retryAfterSeconds(decision);
+    const retryAfter = await charge(this.store, caller, http.getResponse<FastifyReply>());
+    if (retryAfter !== null) {
       throw new ApiError('rate_limited', `rate limit exceeded; retry in ${retryAfter} s`, {
         'Retry-After': String(retryAfter),
       });
     }
     return true;
   }
+}
+
+/**
+ * Charges a request to its caller's budget and puts the rate-limit headers on the reply; null when it
+ * is within the budget, else the whole seconds to wait (the group's guard answers 429 in its format).
+ */
+export async function charge(store: RateLimitStore, caller: Caller, reply: FastifyReply): Promise<number | null> {
+  const decision = await store.consume(caller.rateLimitSubject, caller.limits);
+  reply.headers(rateLimitHeaders(caller.tier, decision));
+  return decision.allowed ? null : retryAfterSeconds(decision);
 }
