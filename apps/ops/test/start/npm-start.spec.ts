@@ -142,6 +142,8 @@ const STOPPING_JSON = /^\{"event":"stopping","signal":"SIGINT"\}$/m;
 /** Ctrl-C stops everything it started (apps, anvil, Postgres) within the grace period. */
 async function stopCleanly(start: NpmProcess, dir: string, port: number, stopping: RegExp) {
   await start.interrupt(60_000);
+  // npm may exit before ops has stopped its apps and servers: ops is gone once nothing runs in the checkout
+  await eventually(async () => processesRunningIn(dir).length === 0, 'ops and its apps to exit', 30_000);
   expect(start.stdout).toMatch(stopping);
   expect(processesOf(dir)).toEqual([]);
   expect(await freePort(port)).toBe(port);
