@@ -302,7 +302,10 @@ export async function runStart(o: StartOptions): Promise<void> {
     // an app given up on ends the start with its error (after the cleanup below)
     sayStopping(await Promise.race([stopped, supervisor.failed]));
   } catch (error) {
-    if (!(error instanceof AbortedError)) throw error;
+    // A Ctrl-C reaches the whole process group: initdb, Postgres and anvil stop too, and the step that
+    // used them fails. That is the stop asked for, not an error to report.
+    if (!(error instanceof AbortedError) && !settingUp.signal.aborted) throw error;
+    if (!(error instanceof AbortedError)) logger.info({ err: error }, 'the step under way ended with the stop');
     sayStopping(await stopped);
   } finally {
     await cleanUp();

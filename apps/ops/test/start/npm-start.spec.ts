@@ -267,8 +267,14 @@ describe('npm start on a fresh checkout', () => {
     try {
       const port = await freePort();
       const env = { PORT: String(port), DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', RPC_URL: '' };
-      const args = ['start', '--silent', '--', '--json', '--rounds', '2', '--tickets-per-round', '40', '--no-live'];
-      const first = new NpmProcess(checkout.dir, args, env);
+      const start = (rounds: number) =>
+        new NpmProcess(
+          checkout.dir,
+          ['start', '--silent', '--', '--json', '--rounds', String(rounds), '--tickets-per-round', '40', '--no-live'],
+          env,
+        );
+      // a history long enough to be under way on a fast machine too
+      const first = start(60);
       await first.waitFor(/deploying the local lottery/, 120_000);
       // Ctrl-C also ends anvil: the transaction in flight never gets its receipt. Waiting it out (viem's
       // 180 s) would meet the SIGKILL that interrupt() sends after 30 s.
@@ -278,10 +284,10 @@ describe('npm start on a fresh checkout', () => {
       // npm may exit before ops does; ops's command line does not name the checkout, its folder does
       await eventually(async () => processesRunningIn(checkout.dir).length === 0, 'ops to exit', 5_000);
       await eventually(async () => STOPPING_JSON.test(first.stdout), `"stopping" in ${first.output()}`, 5_000);
-      expect(first.stdout).not.toMatch(/"event":"ready"/);
+      expect(first.stdout).not.toMatch(/"history: |"event":"ready"/);
       expect(processesOf(checkout.dir)).toEqual([]);
 
-      const next = new NpmProcess(checkout.dir, args, env);
+      const next = start(2);
       await whileRunning(
         next,
         checkout.dir,

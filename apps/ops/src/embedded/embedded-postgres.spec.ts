@@ -1,0 +1,47 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from '@lottery/telemetry';
+
+const repoRoot = resolve(__dirname, '../../../..');
+
+describe('startEmbeddedPostgres', () => {
+  it('leaves a Ctrl-C to its caller: the cluster keeps serving and the process keeps running', async () => {
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'lottery-ops-embedded-'));
+    chmodSync(dir, 0o755); // as root the server runs as "postgres", which must enter it
+    try {
+      // In a process of its own: the module is ESM (jest cannot load it), and the signal must not reach jest.
+      const script = `
+        const { startEmbeddedPostgres } = require('./apps/ops/src/embedded/embedded-postgres.ts');
+        const { Client } = require('pg');
+        (async () => {
+          const db = await startEmbeddedPostgres(${JSON.stringify(dir)}, ${port});
+          let signalled = false;
+          process.once('SIGINT', () => { signalled = true; });
+          process.kill(process.pid, 'SIGINT');
+          await new Promise((r) => setTimeout(r, 1500));
+          const client = new Client({ connectionString: db.url });
+          await client.connect();
+          const { rows } = await client.query('select 1 + 1 as two');
+          await client.end();
+          await db.stop();
+          console.log(JSON.stringify({ signalled, two: rows[0].two }));
+        })().catch((e) => { console.error(e); process.exit(1); });`;
+      const run = spawnSync(process.execPath, ['-r', './tools/register.js', '-e', script], {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect({ status: run.status, signal: run.signal, stderr: run.stderr }).toEqual({
+        status: 0,
+        signal: null,
+        stderr: '',
+      });
+      expect(JSON.parse(run.stdout.trim())).toEqual({ signalled: true, two: 2 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
