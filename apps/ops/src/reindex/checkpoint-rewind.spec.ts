@@ -84,6 +84,16 @@ describe('checkpoint rewind', () => {
     });
   });
 
+  it('counts tracked blocks above the head of a chain that reorganised onto a shorter branch as gone', async () => {
+    const shorter = chain(498, 498);
+    const current = checkpointAt(500, [496, 497, 498, 499, 500]);
+    const rewind = await planRewind(shorter, current, { chainId: 7, fromBlock: 500, depth: 2 });
+    expect(rewind.reverted).toEqual({ fromBlock: 498, blocks: 3 });
+    expect(rewind.checkpoint.blockNumber).toBe(497);
+    // a missing block is an answer, not a failure to retry
+    expect(shorter.calls.slice(0, 4)).toEqual([500, 499, 498, 497]);
+  });
+
   it('refuses when the chain has none of the tracked blocks (a reorg deeper than REORG_DEPTH)', async () => {
     await expect(
       planRewind(chain(600, 400), checkpointAt(500, [497, 498, 499, 500]), { chainId: 1, fromBlock: 300, depth: 4 }),

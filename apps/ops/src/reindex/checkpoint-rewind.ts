@@ -32,14 +32,13 @@ export function checkFromBlock(fromBlock: number, current: IndexerCheckpoint | n
   }
 }
 
-/** Fetches a block the node must have, with a few attempts for a flaky node. */
-export async function requireBlock(rpc: BlockSource, n: number): Promise<{ number: number; hash: Hex }> {
+/** Fetches a block, or null when the node has none at that height; a few attempts for a flaky node. */
+async function blockIfAny(rpc: BlockSource, n: number): Promise<{ number: number; hash: Hex } | null> {
   let failure: unknown;
   for (let attempt = 0; attempt < 4; attempt++) {
     try {
       const block = await rpc.blockByNumber(n);
-      if (block) return { number: block.number, hash: block.hash.toLowerCase() as Hex };
-      failure = new Error(`the node does not have block ${n}`);
+      return block && { number: block.number, hash: block.hash.toLowerCase() as Hex };
     } catch (error) {
       failure = error;
     }
@@ -48,6 +47,13 @@ export async function requireBlock(rpc: BlockSource, n: number): Promise<{ numbe
   throw new Error(
     `cannot read block ${n} from the node: ${failure instanceof Error ? failure.message : String(failure)}`,
   );
+}
+
+/** Fetches a block the node must have (at or below a block it has). */
+async function requireBlock(rpc: BlockSource, n: number): Promise<{ number: number; hash: Hex }> {
+  const block = await blockIfAny(rpc, n);
+  if (!block) throw new Error(`cannot read block ${n} from the node: the node does not have block ${n}`);
+  return block;
 }
 
 /**
@@ -85,7 +91,9 @@ export interface Rewind {
  *
  * That is only right if the events the log holds for the blocks at and above `fromBlock` are still the
  * chain's. So the current checkpoint's tracked blocks are first checked against the node, newest first,
- * as the indexer's own restart would: if the chain reorganised after the last append, the blocks above
+ * as the indexer's own restart would (except that a block above the node's head counts as gone, where
+ * the indexer waits for the node to reach it: a command should not wait for a chain to grow back): if
+ * the chain reorganised after the last append, the blocks above
  * the newest block that still matches are reverted in the same append (a BlocksReverted, which the
  * projector undoes) and the rewind goes down to that block if it is below `fromBlock − 1`. If no tracked
  * block matches, the log cannot be reconciled by re-reading and the rewind is refused.
@@ -102,8 +110,9 @@ export async function planRewind(
   tracked.sort((a, b) => b.number - a.number);
   let ancestor: number | null = null;
   for (const known of tracked) {
-    const onChain = await requireBlock(rpc, known.number);
-    if (onChain.hash === known.hash.toLowerCase()) {
+    // none at that height: the chain reorganised onto a shorter branch, which no longer has the block
+    const onChain = await blockIfAny(rpc, known.number);
+    if (onChain?.hash === known.hash.toLowerCase()) {
       ancestor = known.number;
       break;
     }
