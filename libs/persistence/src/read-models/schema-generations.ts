@@ -76,6 +76,21 @@ export async function dropLeftoverGenerations(db: SqlExecutor, schema: string): 
   await db.query(`DROP SCHEMA IF EXISTS "${retiredSchemaName(schema)}" CASCADE`);
 }
 
+/** The table a switch and a snapshot reader lock to take turns (see pinGenerationSql). */
+const GENERATION_LOCK_TABLE = 'projector_state';
+
+/**
+ * The statement a reader that reads one snapshot in several statements runs first, before its snapshot
+ * is taken (LOCK does not take one). Without it, a switch committed between two of its statements would
+ * point the second at the new generation's tables, read with the first one's snapshot: a view mixing
+ * two generations, or missing rows the new one committed after that snapshot. The switch locks the same
+ * table exclusively before renaming, so the two take turns: a reader started first finishes on the old
+ * generation, one started during the switch waits for it and reads the new one.
+ */
+export function pinGenerationSql(schema: string): string {
+  return `LOCK TABLE "${readSchemaName(schema)}".${GENERATION_LOCK_TABLE} IN ACCESS SHARE MODE`;
+}
+
 /**
  * Inside the caller's transaction: the live schema becomes `<schema>_retired` and the next generation
  * takes its name. Readers resolve `<schema>.table` by name, so every query after the commit reads the
@@ -84,7 +99,10 @@ export async function dropLeftoverGenerations(db: SqlExecutor, schema: string): 
 export async function promoteNextGeneration(db: SqlExecutor, schema: string): Promise<void> {
   const live = readSchemaName(schema);
   const exists = (await db.query(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [live])) as unknown[];
-  if (exists.length > 0) await db.query(`ALTER SCHEMA "${live}" RENAME TO "${retiredSchemaName(live)}"`);
+  if (exists.length > 0) {
+    await db.query(`LOCK TABLE "${live}".${GENERATION_LOCK_TABLE} IN ACCESS EXCLUSIVE MODE`);
+    await db.query(`ALTER SCHEMA "${live}" RENAME TO "${retiredSchemaName(live)}"`);
+  }
   await db.query(`ALTER SCHEMA "${nextSchemaName(live)}" RENAME TO "${live}"`);
 }
 

@@ -13,6 +13,7 @@ import type {
   WinPageQuery,
 } from '../read-model.types';
 import { schemaOf } from '../schema-name';
+import { pinGenerationSql } from '../schema-generations';
 import {
   emptyWalletStats,
   toPoolEntryRecord,
@@ -69,7 +70,8 @@ export class PostgresReadModelQueries implements ReadModelQueries {
   }
 
   /**
-   * One REPEATABLE READ, READ ONLY transaction on a connection of its own. When `work` fails, the
+   * One REPEATABLE READ, READ ONLY transaction on a connection of its own, on one generation of the
+   * schema however a replay's switch falls (pinGenerationSql). When `work` fails, the
    * connection goes back to the pool only if it could roll back; otherwise it is destroyed rather than
    * handed on in an unknown state. A checked-out client has no listener for a connection lost between
    * statements (pg-pool's idle one is removed): without this one, its 'error' event would end the process.
@@ -85,6 +87,7 @@ export class PostgresReadModelQueries implements ReadModelQueries {
     client.on('error', onLost);
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+      await client.query(pinGenerationSql(schemaOf(this.dataSource)));
       const result = await work(new PostgresReadModelQueries(this.dataSource, client));
       await client.query('COMMIT');
       client.off('error', onLost);
