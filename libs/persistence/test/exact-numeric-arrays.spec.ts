@@ -43,7 +43,9 @@ describe('numeric[] columns read back exactly', () => {
   });
 
   it("a settled round's tier payouts, as the API reads them", async () => {
-    const payouts = Array.from({ length: 12 }, (_, tier) => (tier === 0 || tier === 2 ? 0n : HUGE_PAYOUT + BigInt(tier)));
+    const payouts = Array.from({ length: 12 }, (_, tier) =>
+      tier === 0 || tier === 2 ? 0n : HUGE_PAYOUT + BigInt(tier),
+    );
     await ds.query(
       `INSERT INTO lottery.rounds (id, init_block, ticket_price, edge_per_ticket, referral_win_share,
          initial_prize_pool, normals_max, bonusball_max, drawing_time, locked_block, ticket_count,
