@@ -33,7 +33,9 @@ describe('output formatting', () => {
   });
 
   it('writes every instant exactly as Date#toISOString does', () => {
-    const edges = [-62_167_219_200_001, -62_167_219_200_000, -1, 0, 951_782_400_000, 253_402_300_799_999, 253_402_300_800_000];
+    const edges = [
+      -62_167_219_200_001, -62_167_219_200_000, -1, 0, 951_782_400_000, 253_402_300_799_999, 253_402_300_800_000,
+    ];
     for (const ms of edges) expect(formatTimestamp(new Date(ms))).toBe(new Date(ms).toISOString());
     fc.assert(
       fc.property(fc.integer({ min: -8.64e15, max: 8.64e15 }), (ms) => {
