@@ -26,6 +26,21 @@ describe('ops migrate', () => {
     expect((await runOps(['migrate'], env)).stdout).toBe('read models "lottery": up to date; accounts: up to date\n');
   });
 
+  it("refuses a READ_SCHEMA named like another schema's replay generation, creating nothing", async () => {
+    const run = await runOps(['migrate', '--json'], { DATABASE_URL: database.url, READ_SCHEMA: 'tenant_next' });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/READ_SCHEMA cannot end in _next or _retired \("tenant_next"\)/);
+    const { Client } = await import('pg');
+    const client = new Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const { rowCount } = await client.query(`SELECT 1 FROM pg_namespace WHERE nspname = 'tenant_next'`);
+      expect(rowCount).toBe(0);
+    } finally {
+      await client.end();
+    }
+  });
+
   it('fails, instead of hanging, against a server that takes the connection and never answers', async () => {
     const sockets: Socket[] = [];
     const silent = createServer((socket) => void sockets.push(socket));

@@ -31,6 +31,14 @@ describe('projector configuration', () => {
       expect(message).toContain(variable);
   });
 
+  it("refuses a READ_SCHEMA named like another schema's replay generation", () => {
+    expect(() => loadProjectorConfig({ ...base, READ_SCHEMA: 'lottery_next' })).toThrow(
+      /READ_SCHEMA: cannot end in _next or _retired \("lottery_next"\): a replay of the schema "lottery"/,
+    );
+    expect(() => loadProjectorConfig({ ...base, READ_SCHEMA: 'lottery_retired' })).toThrow(/READ_SCHEMA/);
+    expect(loadProjectorConfig({ ...base, READ_SCHEMA: 'lottery_nextgen' }).READ_SCHEMA).toBe('lottery_nextgen');
+  });
+
   it('requires brokers for the Kafka log', () => {
     expect(() => loadProjectorConfig({ ...base, EVENT_LOG: 'kafka' })).toThrow(
       /KAFKA_BROKERS: required when EVENT_LOG=kafka/,

@@ -1,10 +1,9 @@
 import { EVENT_LOG_ENV_FIELDS, requireKafkaBrokers } from '@lottery/event-log';
-import { DEFAULT_READ_SCHEMA } from '@lottery/persistence';
+import { READ_SCHEMA_ENV } from '@lottery/persistence';
 import { DEFAULT_BATCH_MAX_EVENTS, DEFAULT_REORG_WINDOW_BLOCKS } from '@lottery/projection';
 import { loadConfig } from '@lottery/telemetry';
 import { z } from 'zod';
 
-const identifier = z.string().regex(/^[a-z_][a-z0-9_]{0,50}$/, 'must be a lowercase SQL identifier');
 
 const schema = z
   .object({
@@ -13,7 +12,7 @@ const schema = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
     ...EVENT_LOG_ENV_FIELDS,
     CHAIN_ID: z.coerce.number({ message: 'required: the chain id the log follows (8453 for Base)' }).int().positive(),
-    READ_SCHEMA: identifier.default(DEFAULT_READ_SCHEMA),
+    READ_SCHEMA: READ_SCHEMA_ENV,
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
     BATCH_MAX_EVENTS: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_BATCH_MAX_EVENTS),
     BATCH_MAX_WAIT_MS: z.coerce.number().int().min(0).default(0),

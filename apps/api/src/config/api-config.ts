@@ -1,4 +1,4 @@
-import { isDataApiEnvironment, KEY_WORD_PATTERN, PARTNER_KEY_WORD } from '@lottery/persistence';
+import { isDataApiEnvironment, KEY_WORD_PATTERN, PARTNER_KEY_WORD, READ_SCHEMA_ENV } from '@lottery/persistence';
 import { z } from 'zod';
 import { SPEC_TIER_LIMITS, type TierLimits } from '../rate-limit/tier-limits';
 import { type GiveawaysConfig, resolveGiveawaysConfig } from './giveaways-config';
@@ -63,10 +63,7 @@ const ENV_SCHEMA = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATABASE_URL: url(['postgres', 'postgresql']),
-  READ_SCHEMA: z
-    .string()
-    .regex(/^[a-z_][a-z0-9_]{0,50}$/, 'must be a lowercase Postgres identifier')
-    .default('lottery'),
+  READ_SCHEMA: READ_SCHEMA_ENV,
   REDIS_URL: url(['redis', 'rediss']).optional(),
   REDIS_KEY_PREFIX: z.string().min(1).max(64).default('lottery:'),
   KEY_PREFIX: keyWord('KEY_PREFIX').default('lt'),

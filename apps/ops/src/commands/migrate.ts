@@ -5,6 +5,7 @@ import {
   DEFAULT_READ_SCHEMA,
   migrateAccounts,
   migrateReadModels,
+  readSchemaSetting,
 } from '@lottery/persistence';
 import type { DataSource } from 'typeorm';
 import { databaseUrl } from '../connection';
@@ -17,7 +18,12 @@ export async function migrateAll(
 ): Promise<{ readModels: string[]; accounts: string[] }> {
   return {
     readModels: await migrating(
-      createReadModelDataSource({ url, schema: readSchema, poolSize: 1, applicationName: 'ops-migrate' }),
+      createReadModelDataSource({
+        url,
+        schema: readSchemaSetting(readSchema),
+        poolSize: 1,
+        applicationName: 'ops-migrate',
+      }),
       migrateReadModels,
     ),
     accounts: await migrating(createAccountsDataSource({ url, poolSize: 1 }), migrateAccounts),

@@ -4,13 +4,12 @@ import {
   requireKafkaBrokers,
   type EventLogConfig,
 } from '@lottery/event-log';
-import { DEFAULT_READ_SCHEMA } from '@lottery/persistence';
+import { READ_SCHEMA_ENV } from '@lottery/persistence';
 import { loadConfig } from '@lottery/telemetry';
 import { z } from 'zod';
 import { databaseUrl } from '../connection';
 import { readState } from '../data-dir';
 
-const identifier = z.string().regex(/^[a-z_][a-z0-9_]{0,50}$/, 'must be a lowercase SQL identifier');
 const optionalInt = (min: number) => z.coerce.number().int().min(min).optional();
 
 /**
@@ -22,7 +21,7 @@ const schema = z
   .object({
     ...EVENT_LOG_ENV_FIELDS,
     CHAIN_ID: z.coerce.number().int().positive().optional(),
-    READ_SCHEMA: identifier.default(DEFAULT_READ_SCHEMA),
+    READ_SCHEMA: READ_SCHEMA_ENV,
     REORG_WINDOW_BLOCKS: optionalInt(1),
     RPC_URL: z.string().url('must be the JSON-RPC URL of a node, e.g. http://127.0.0.1:8545').optional(),
     START_BLOCK: optionalInt(0),

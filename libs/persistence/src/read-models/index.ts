@@ -1,5 +1,6 @@
 export * from './read-model.types';
 export * from './schema-name';
+export * from './read-schema-env';
 export * from './read-model-data-source';
 export * from './migrate-read-models';
 export { PostgresReadModelQueries } from './queries/postgres-read-model-queries';

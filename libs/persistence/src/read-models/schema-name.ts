@@ -14,6 +14,30 @@ export function readSchemaName(name: string = DEFAULT_READ_SCHEMA): string {
   return name;
 }
 
+const GENERATION_SUFFIX = /_(next|retired)$/;
+
+/**
+ * Why `name` cannot be the live schema an operator configures (READ_SCHEMA), or null. A replay of schema
+ * `x` builds `x_next`, parks the old generation in `x_retired`, and drops both at its start as an
+ * interrupted replay's leftovers: a deployment whose schema is named so could lose its read models to
+ * another deployment's replay in the same database.
+ */
+export function readSchemaSettingProblem(name: string): string | null {
+  if (!IDENTIFIER.test(name)) return `must match ${IDENTIFIER} (a lowercase identifier), got "${name}"`;
+  const stem = name.replace(GENERATION_SUFFIX, '');
+  if (stem !== name) {
+    return `cannot end in _next or _retired ("${name}"): a replay of the schema "${stem}" builds and drops schemas of those names`;
+  }
+  return null;
+}
+
+/** A configured live schema name, validated (readSchemaSettingProblem). */
+export function readSchemaSetting(name: string): string {
+  const problem = readSchemaSettingProblem(name);
+  if (problem) throw new RangeError(`READ_SCHEMA ${problem}`);
+  return name;
+}
+
 /** The schema a replay builds into before it is switched in. */
 export function nextSchemaName(schema: string): string {
   return readSchemaName(`${schema}_next`);
