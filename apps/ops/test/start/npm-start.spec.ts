@@ -177,13 +177,26 @@ async function whileRunning<T>(
   return result;
 }
 
+/**
+ * Runs `test` in a fresh checkout with a free port and nothing configured, whatever the test run's own
+ * environment holds (the harness sets KAFKA_BROKERS); kills whatever it left running, then removes it.
+ */
+async function withEmbeddedCheckout(
+  test: (checkout: { dir: string }, port: number, env: NodeJS.ProcessEnv) => Promise<void>,
+): Promise<void> {
+  const checkout = freshCheckout();
+  try {
+    const port = await freePort();
+    await test(checkout, port, { PORT: String(port), DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', RPC_URL: '' });
+  } finally {
+    killLeftovers(checkout.dir);
+    checkout.remove();
+  }
+}
+
 describe('npm start on a fresh checkout', () => {
   it('serves all three API groups with data, stops on Ctrl-C and resumes without re-indexing', async () => {
-    const checkout = freshCheckout();
-    try {
-      const port = await freePort();
-      // Nothing configured, whatever the test run's own environment holds (the harness sets KAFKA_BROKERS).
-      const env = { PORT: String(port), DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', RPC_URL: '' };
+    await withEmbeddedCheckout(async (checkout, port, env) => {
       const first = new NpmProcess(checkout.dir, ['start'], env);
       const firstKeys = await whileRunning(first, checkout.dir, port, async () => {
         await first.waitFor(/deploying the local lottery/, 120_000);
@@ -212,16 +225,11 @@ describe('npm start on a fresh checkout', () => {
         expect(after.indexer.indexedBlock).toBeGreaterThanOrEqual(before.indexer.indexedBlock);
         expect(after.indexer.logTail - before.indexer.logTail).toBeLessThan(before.indexer.logTail / 2);
       });
-    } finally {
-      checkout.remove();
-    }
+    });
   });
 
   it('after a start killed without its cleanup: reset and the next start stop the Postgres and anvil it left', async () => {
-    const checkout = freshCheckout();
-    try {
-      const port = await freePort();
-      const env = { PORT: String(port), DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', RPC_URL: '' };
+    await withEmbeddedCheckout(async (checkout, port, env) => {
       const args = ['start', '--silent', '--', '--json', '--rounds', '0', '--no-live'];
       const killedWhileRunning = async () => {
         const start = new NpmProcess(checkout.dir, args, env);
@@ -256,17 +264,11 @@ describe('npm start on a fresh checkout', () => {
         },
         STOPPING_JSON,
       );
-    } finally {
-      killLeftovers(checkout.dir);
-      checkout.remove();
-    }
+    });
   });
 
   it('Ctrl-C while the first start writes its history stops at once, and the next start writes it afresh', async () => {
-    const checkout = freshCheckout();
-    try {
-      const port = await freePort();
-      const env = { PORT: String(port), DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', RPC_URL: '' };
+    await withEmbeddedCheckout(async (checkout, port, env) => {
       const start = (rounds: number) =>
         new NpmProcess(
           checkout.dir,
@@ -308,10 +310,7 @@ describe('npm start on a fresh checkout', () => {
         },
         STOPPING_JSON,
       );
-    } finally {
-      killLeftovers(checkout.dir);
-      checkout.remove();
-    }
+    });
   });
 
   describe('with DATABASE_URL, KAFKA_BROKERS and REDIS_URL set', () => {
