@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { type Hex, isAddressShape } from '@lottery/domain';
 
 /** commander option parser: a positive integer, or a clear error naming the value. */
 export function positiveInt(value: string): number {
@@ -28,6 +29,13 @@ export const positiveCount = (value: string): number => fitsItsColumn(positiveIn
 
 /** As positiveCount, 0 allowed. */
 export const count = (value: string): number => fitsItsColumn(nonNegativeInt(value), value);
+
+/** commander option parser: a 0x-prefixed 20-byte address, any case; lowercase, as stored. */
+export function walletAddress(value: string): Hex {
+  if (!isAddressShape(value))
+    throw new InvalidArgumentError(`expected a 0x-prefixed 40-hex-digit address, got "${value}"`);
+  return value.toLowerCase() as Hex;
+}
 
 /**
  * commander option parser: a positive count, or "default" (the API's own limit applies). Kept as the

@@ -1,3 +1,4 @@
+import { PartnersService, withAccountsDatabase } from '@lottery/persistence';
 import { opsDatabase, runInProcess } from '../../test/support/in-process-ops';
 import { registerPartners } from './partners';
 
@@ -22,6 +23,42 @@ describe('ops partners', () => {
     const [listed] = JSON.parse(await ops('list', '--json'));
     expect(listed).toMatchObject({ id: created.id, active: false });
     expect(JSON.stringify(listed)).not.toContain(created.apiKey);
+  });
+
+  it("lists a partner's grants with their outcome, for one wallet if asked, never the signed transaction", async () => {
+    const { id } = JSON.parse(
+      await ops('create', '--name', 'Grants', '--quantity', '5', '--per-wallet', '2', '--json'),
+    );
+    const [a, b] = ['0x00000000000000000000000000000000000000a1', '0x00000000000000000000000000000000000000b2'];
+    const txHash = `0x${'ab'.repeat(32)}`;
+    await withAccountsDatabase(process.env['DATABASE_URL'] as string, async (dataSource) => {
+      const partners = new PartnersService(dataSource, 'lt');
+      const reserve = async (wallet: string) => {
+        const reservation = await partners.reserve(id, wallet);
+        if (!reservation.reserved) throw new Error(`not reserved: ${JSON.stringify(reservation)}`);
+        return reservation.grant.id;
+      };
+      const sent = await reserve(a);
+      await partners.markSent(sent, txHash, '0xf86c-the-signed-transaction');
+      await partners.markSucceeded(sent);
+      await partners.release(await reserve(b), 'execution reverted: sold out');
+      await reserve(a.toUpperCase().replace('0X', '0x'));
+    });
+
+    const all = JSON.parse(await ops('grants', String(id), '--json')) as Record<string, unknown>[];
+    expect(all.map((g) => [g['wallet'], g['status'], g['txHash'], g['error']])).toEqual([
+      [a, 'succeeded', txHash, null],
+      [b, 'failed', null, 'execution reverted: sold out'],
+      [a, 'pending', null, null],
+    ]);
+    expect(JSON.stringify(all)).not.toContain('signed-transaction');
+    const text = await ops('grants', String(id), '--wallet', b.toUpperCase().replace('0X', '0x'));
+    expect(text.trim().split('\n')).toEqual([
+      expect.stringMatching(/ 0x0+b2 {2}failed {2}error: execution reverted: sold out$/),
+    ]);
+
+    await expect(ops('grants', '999999')).rejects.toThrow('no partner with id 999999');
+    await expect(ops('grants', String(id), '--wallet', '0x12')).rejects.toThrow(/--wallet.*expected a 0x-prefixed/);
   });
 
   it('refuses bad numbers before touching the database', async () => {

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { type PartnerRecord, PartnersService, withAccountsDatabase } from '@lottery/persistence';
+import type { Hex } from '@lottery/domain';
+import { type GrantRecord, type PartnerRecord, PartnersService, withAccountsDatabase } from '@lottery/persistence';
 import { databaseUrl, keyPrefix } from '../connection';
 import { print } from '../output';
-import { count, positiveCount, positiveInt } from './options';
+import { count, positiveCount, positiveInt, walletAddress } from './options';
 
 function withPartners<T>(work: (partners: PartnersService) => Promise<T>): Promise<T> {
   return withAccountsDatabase(databaseUrl(), (dataSource) => work(new PartnersService(dataSource, keyPrefix())));
@@ -13,11 +14,30 @@ function describePartner(p: PartnerRecord): string {
   return `${p.id}  ${p.keyHint}  ${p.name}  ${p.quantityLeft} left, at most ${p.perWalletMax} per wallet${state}`;
 }
 
+/** A grant as the operator sees it: not its signed transaction (long, and the service re-sends it itself). */
+function shownGrant(g: GrantRecord) {
+  return {
+    id: g.id,
+    wallet: g.wallet,
+    status: g.status,
+    txHash: g.txHash,
+    error: g.error,
+    createdAt: g.createdAt,
+    updatedAt: g.updatedAt,
+  };
+}
+
+function describeGrant(g: GrantRecord): string {
+  const tx = g.txHash ? `  tx ${g.txHash}` : '';
+  const error = g.error ? `  error: ${g.error}` : '';
+  return `${g.createdAt.toISOString()}  ${g.id}  ${g.wallet}  ${g.status}${tx}${error}`;
+}
+
 /** `ops partners …`: partner accounts of the free ticket API (keys stored hashed, shown once). */
 export function registerPartners(program: Command): void {
   const partners = program
     .command('partners')
-    .description('create, list, top up and disable partner accounts of the free ticket API');
+    .description('create, list, top up and disable partner accounts of the free ticket API; list their grants');
 
   partners
     .command('create')
@@ -58,6 +78,23 @@ export function registerPartners(program: Command): void {
     .action(async (id: number, o: { addQuantity?: number; perWallet?: number; json?: boolean }) => {
       const record = await withPartners((s) => s.update(id, { addQuantity: o.addQuantity, perWalletMax: o.perWallet }));
       print(!!o.json, record, () => `updated ${describePartner(record)}`);
+    });
+
+  partners
+    .command('grants')
+    .description(
+      "list a partner's free ticket grants, oldest first: pending, sent (its transaction signed and sent), " +
+        'succeeded, or failed (with the error; the ticket was given back)',
+    )
+    .argument('<id>', 'partner id', positiveInt)
+    .option('--wallet <address>', "only this wallet's grants", walletAddress)
+    .option('--json', 'print a JSON array of {"id","wallet","status","txHash","error","createdAt","updatedAt"}')
+    .action(async (id: number, o: { wallet?: Hex; json?: boolean }) => {
+      const list = await withPartners(async (s) => {
+        await s.get(id); // an unknown partner is an error, not an empty list
+        return s.grants({ partnerId: id, wallet: o.wallet });
+      });
+      print(!!o.json, list.map(shownGrant), () => (list.length ? list.map(describeGrant).join('\n') : 'no grants'));
     });
 
   partners
