@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ApiDependencies, AppModule } from './app.module';
 import { dailyPoolExceptionFilter } from './daily-pool/daily-pool-exception.filter';
 import { DataApiExceptionFilter } from './data-api/data-api-exception.filter';
@@ -21,6 +21,7 @@ import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi-document';
 import { buildFreeTicketsOpenApiDocument, serveFreeTicketsOpenApi } from './openapi/free-tickets-openapi-document';
 import { partnerGiveawaysExceptionFilter } from './partner-giveaways/partner-giveaways-exception.filter';
 import { routeEveryHttpMethod } from './http/every-http-method';
+import { withUnreservedEscapesDecoded } from './http/unreserved-escapes';
 
 /**
  * Builds the initialised (not yet listening) app. Shared by main.ts, the tests and the OpenAPI writer,
@@ -48,7 +49,13 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyAp
     // As long as a request line can be (Node's 16 KiB header limit): every path parameter, however long,
     // reaches its validation (400, or a lookup) instead of missing the route (404).
     routerOptions: { maxParamLength: 16 * 1024 },
-    rewriteUrl: routeEmptyParametersToCatchAll,
+    rewriteUrl(this: FastifyInstance, request: IncomingMessage) {
+      return routeEmptyParametersToCatchAll(
+        this,
+        withUnreservedEscapesDecoded(request.url ?? '/'),
+        request.method ?? 'GET',
+      );
+    },
     // Bad URL encodings and body-parser failures never reach Nest; they still get the group's format.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
       errors.respond(error, request, reply),

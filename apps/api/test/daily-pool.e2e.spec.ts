@@ -253,6 +253,15 @@ describe('free daily pool API', () => {
     it('reports the round id when both parameters are bad', async () => {
       await expectError('/round/abc/0x12', 400, 'Invalid round id');
     });
+
+    it('answers in its own format when the path escapes unreserved characters (%2D is "-")', async () => {
+      const escaped = '/api/v1/daily%2Dticket-pool/round';
+      const request = (url: string, headers: Record<string, string> = {}) =>
+        api.request({ url, headers }).then((r) => [r.statusCode, r.json()]);
+      expect(await request(`${escaped}/abc`, { apikey: KEY })).toEqual([400, { error: 'Invalid round id' }]);
+      expect(await request(`${escaped}/1`)).toEqual([401, { error: 'Invalid API key' }]);
+      expect(await request(`${escaped}/%31`, { apikey: KEY })).toMatchObject([200, { roundId: 1 }]);
+    });
   });
 
   describe('GET /{walletAddress}', () => {

@@ -204,6 +204,13 @@ describe('Data API errors', () => {
     }
   });
 
+  it('a path with escaped unreserved characters is the same path: 405 with Allow, 404, 400 as unescaped', async () => {
+    const response = await expectError({ url: '/v1/%72ounds/1', method: 'POST' }, 405, 'method_not_allowed');
+    expect(response.headers['allow']).toBe('GET, HEAD');
+    await expectError({ url: '/v1/%72ounds/abc', headers: { authorization: `Bearer ${KEY}` } }, 400, 'invalid_request');
+    await expectError({ url: '/v1/%72ounds/1/n%6Fpe' }, 404, 'not_found');
+  });
+
   it('404 not_found: a round id of any size that names no round, beyond uint256 too (spec: "404 when absent")', async () => {
     await expectError({ url: `/v1/rounds/${2n ** 256n}` }, 404, 'not_found');
     await expectError({ url: `/v1/rounds/${'9'.repeat(250)}/tickets` }, 404, 'not_found');

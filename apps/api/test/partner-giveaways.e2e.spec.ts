@@ -57,6 +57,14 @@ describe('partner free ticket API', () => {
       }
       expect((await harness.partners.grants()).filter((g) => g.partnerId === record.id)).toEqual([]);
     });
+
+    it('answers in its own format when the path escapes unreserved characters (%2D is "-")', async () => {
+      const response = await api.request({
+        url: '/api/v1/giveaways/partner%2Dfree-tickets/0xbad',
+        headers: { apikey: 'lt_partner_' + 'Z'.repeat(22) },
+      });
+      expect([response.statusCode, response.json()]).toEqual([401, INVALID_PARTNER]);
+    });
   });
 
   describe('POST purchase', () => {

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 
 /** A path only the Data API's catch-all takes. */
@@ -10,11 +9,10 @@ const UNMATCHED_PATH = '/v1/-';
  * rate-limit headers that costs the caller nothing. Rewritten before routing, the request reaches the
  * catch-all (UnmatchedRouteController) as any unknown path does: counted, with the headers, 404.
  */
-export function routeEmptyParametersToCatchAll(this: FastifyInstance, request: IncomingMessage): string {
-  const url = request.url ?? '/';
+export function routeEmptyParametersToCatchAll(fastify: FastifyInstance, url: string, method: string): string {
   const path = url.split('?')[0];
   if (!path.startsWith('/v1/') || !(path.includes('//') || path.endsWith('/'))) return url;
-  const route = this.findRoute({ method: request.method ?? 'GET', url: path });
+  const route = fastify.findRoute({ method, url: path });
   const emptyParameter = Object.entries(route?.params ?? {}).some(([name, value]) => name !== '*' && value === '');
   return emptyParameter ? UNMATCHED_PATH + url.slice(path.length) : url;
 }
