@@ -228,4 +228,34 @@ describe('ops reindex (anvil + indexer follower + Postgres event log)', () => {
       await fresh.close();
     }
   });
+
+  it('from a block above the head of the shorter branch: rewinds to the newest block the branch still has', async () => {
+    const base = await headOf(f.anvil.rpcUrl);
+    const snapshot = await rpcCall(f.anvil.rpcUrl, 'evm_snapshot');
+    await buyOrder(sim, 2);
+    await rpcCall(f.anvil.rpcUrl, 'anvil_mine', ['0x3']);
+    await followToHead(f);
+    const checkpoint = (await f.eventLog.lastCheckpoint())?.blockNumber ?? 0;
+    await rpcCall(f.anvil.rpcUrl, 'evm_revert', [snapshot]);
+    await buyOrder(sim, 1);
+    expect(await headOf(f.anvil.rpcUrl)).toBeLessThan(checkpoint - 1);
+
+    const run = await runOps(['reindex', '--from-block', String(checkpoint), '--json'], opsEnv(f));
+    expect(run.stderr).toBe('');
+    expect(jsonOf<ReindexJson>(run)).toMatchObject({
+      fromBlock: base + 1,
+      checkpoint: base,
+      reverted: { fromBlock: base + 1 },
+    });
+    await followToHead(f);
+    const fresh = createEventLog({ kind: 'postgres', databaseUrl: f.db.url, schema: 'fresh_log_shorter' });
+    await fresh.init();
+    try {
+      await followToHead(f, fresh);
+      const canonical = canonicalEvents(envelopes(await readWholeLog(f.eventLog)));
+      expect(canonical).toEqual(canonicalEvents(envelopes(await readWholeLog(fresh))));
+    } finally {
+      await fresh.close();
+    }
+  });
 });

@@ -54,8 +54,9 @@ export async function runReindex(run: ReindexRun): Promise<ReindexResult> {
     const before = await eventLog.lastCheckpoint();
     checkFromBlock(run.fromBlock, before, { deployBlock: run.deployBlock });
     // Fetched before the indexer is stopped: its supervisor restarts it 2 s after it exits, and the
-    // rewind must be appended well before the new process reads the checkpoint.
-    const trail = await blockTrail(rpc, run.fromBlock - 1, run.reorgDepth);
+    // rewind must be appended well before the new process reads the checkpoint. Not above the node's
+    // head: on a chain that reorganised onto a shorter branch the rewind goes down to a block it has.
+    const trail = await blockTrail(rpc, Math.min(run.fromBlock - 1, await rpc.headNumber()), run.reorgDepth);
     let stoppedPid: number | null = null;
     const indexerPid = findEmbeddedIndexer(run.embeddedPids);
     if (indexerPid !== undefined) {
