@@ -1,4 +1,10 @@
-import { appEnvironments, appProcessEnvironment, PIPELINE_VARIABLES, type PipelineSettings } from './pipeline-config';
+import {
+  appEnvironments,
+  appProcessEnvironment,
+  externalChainTarget,
+  PIPELINE_VARIABLES,
+  type PipelineSettings,
+} from './pipeline-config';
 
 /** Settings with everything configured: every variable appEnvironments knows is given to some app. */
 const everything: PipelineSettings = {
@@ -23,6 +29,28 @@ const everything: PipelineSettings = {
   apiPort: 3000,
   metricsPorts: { indexer: 9464, projector: 9465 },
 };
+
+describe('a real chain (RPC_URL)', () => {
+  const chain = { RPC_URL: 'https://rpc.example', CHAIN_ID: '8453', START_BLOCK: '100', JACKPOT_ADDRESS: '0x01' };
+
+  it('names the variables it still needs', () => {
+    expect(() => externalChainTarget({ RPC_URL: 'https://rpc.example' })).toThrow(
+      'RPC_URL is set, so a real chain is used: also set CHAIN_ID, START_BLOCK, JACKPOT_ADDRESS',
+    );
+  });
+
+  it('takes the partner purchase variables both or neither', () => {
+    expect(() => externalChainTarget({ ...chain, OPERATOR_PRIVATE_KEY: '0xkey' })).toThrow(
+      'OPERATOR_PRIVATE_KEY is set, so partner tickets are bought on chain: also set RANDOM_TICKET_BUYER_ADDRESS',
+    );
+    expect(() => externalChainTarget({ ...chain, RANDOM_TICKET_BUYER_ADDRESS: '0x04' })).toThrow(
+      /also set OPERATOR_PRIVATE_KEY$/,
+    );
+    expect(externalChainTarget(chain).operatorPrivateKey).toBeUndefined();
+    const both = externalChainTarget({ ...chain, OPERATOR_PRIVATE_KEY: '0xkey', RANDOM_TICKET_BUYER_ADDRESS: '0x04' });
+    expect([both.operatorPrivateKey, both.contracts.randomTicketBuyer]).toEqual(['0xkey', '0x04']);
+  });
+});
 
 describe('app process environments', () => {
   it('knows every variable appEnvironments gives any app', () => {

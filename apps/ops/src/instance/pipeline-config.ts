@@ -32,6 +32,14 @@ export function localChainTarget(rpcUrl: string, deployment: LotteryDeployment):
 export function externalChainTarget(env: NodeJS.ProcessEnv): ChainTarget {
   const missing = ['RPC_URL', 'CHAIN_ID', 'START_BLOCK', 'JACKPOT_ADDRESS'].filter((name) => !env[name]);
   if (missing.length > 0) throw new Error(`RPC_URL is set, so a real chain is used: also set ${missing.join(', ')}`);
+  // the API buys partner tickets only with both; one alone would leave its partner endpoints at 503, unsaid
+  const purchases = ['OPERATOR_PRIVATE_KEY', 'RANDOM_TICKET_BUYER_ADDRESS'];
+  const unset = purchases.filter((name) => !env[name]);
+  if (unset.length === 1) {
+    throw new Error(
+      `${purchases.find((name) => env[name])} is set, so partner tickets are bought on chain: also set ${unset[0]}`,
+    );
+  }
   return {
     rpcUrl: env['RPC_URL'] as string,
     wsUrl: env['RPC_WS_URL'],
