@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EVENT_LOG_ENV_FIELDS, eventLogConfigFromEnv, requireKafkaBrokers } from './event-log-env';
+import { postgresLogSchema } from './postgres/postgres-log-schema';
 
 const schema = z.object(EVENT_LOG_ENV_FIELDS).superRefine(requireKafkaBrokers);
 
@@ -28,8 +29,23 @@ describe('the event log variables', () => {
       schema.safeParse(input).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ?? [];
     expect(problems({ EVENT_LOG: 'kafka' })).toEqual(['KAFKA_BROKERS: required when EVENT_LOG=kafka (host:port,…)']);
     expect(problems({ EVENT_LOG_SCHEMA: 'Log; drop', KAFKA_TOPIC_PREFIX: 'a b' })).toEqual([
-      'EVENT_LOG_SCHEMA: must be a lowercase SQL identifier',
+      'EVENT_LOG_SCHEMA: must be a lowercase SQL identifier of at most 40 characters',
       'KAFKA_TOPIC_PREFIX: must be a Kafka topic name prefix (letters, digits, . _ -)',
     ]);
+  });
+
+  it('take every schema name the Postgres log takes, and none it refuses (validated at start, not at first use)', () => {
+    for (const name of ['l'.repeat(40), 'l'.repeat(41), 'l'.repeat(51)]) {
+      const accepted = schema.safeParse({ EVENT_LOG_SCHEMA: name }).success;
+      const usable = (() => {
+        try {
+          postgresLogSchema(name);
+          return true;
+        } catch {
+          return false;
+        }
+      })();
+      expect({ name, accepted }).toEqual({ name, accepted: usable });
+    }
   });
 });

@@ -21,4 +21,16 @@ describe('loadConfig', () => {
       expect((e as Error).message).toMatch(/indexer: invalid configuration[\s\S]*PORT[\s\S]*RPC_URL/);
     }
   });
+
+  it('counts an empty variable as unset: its default, or missing, never a coerced 0', () => {
+    const withCount = schema.extend({ START_BLOCK: z.coerce.number().int().nonnegative() });
+    expect(() => loadConfig('indexer', withCount, { PORT: '', RPC_URL: 'http://x', START_BLOCK: '' })).toThrow(
+      /START_BLOCK/,
+    );
+    expect(loadConfig('indexer', withCount, { PORT: '', RPC_URL: 'http://x', START_BLOCK: '7' })).toEqual({
+      PORT: 3000,
+      RPC_URL: 'http://x',
+      START_BLOCK: 7,
+    });
+  });
 });

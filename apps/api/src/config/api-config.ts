@@ -1,7 +1,7 @@
 import { isDataApiEnvironment, KEY_WORD_PATTERN, PARTNER_KEY_WORD, READ_SCHEMA_ENV } from '@lottery/persistence';
 import { z } from 'zod';
 import { SPEC_TIER_LIMITS, type TierLimits } from '../rate-limit/tier-limits';
-import { type GiveawaysConfig, resolveGiveawaysConfig } from './giveaways-config';
+import { type GiveawaysConfig, giveawaysPresenceProblems, resolveGiveawaysConfig } from './giveaways-config';
 
 /** Fastify's `trustProxy`: off, all hops, a hop count, or the addresses/CIDRs of trusted proxies. */
 export type TrustProxy = boolean | number | string[];
@@ -116,9 +116,11 @@ export function loadApiConfig(env: NodeJS.ProcessEnv): ApiConfig {
   // Empty strings mean "unset", as shells and compose files often produce them.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = ENV_SCHEMA.safeParse(present);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`));
-  }
+  const problems = [
+    ...(parsed.error?.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`) ?? []),
+    ...giveawaysPresenceProblems(present),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const giveaways = resolveGiveawaysConfig(e);
   if (giveaways.problems.length > 0) throw new ConfigError(giveaways.problems);

@@ -43,6 +43,13 @@ describe('giveaway configuration', () => {
     expect(text).toContain('OPERATOR_PRIVATE_KEY');
   });
 
+  it('reports a partial chain configuration beside malformed variables, in one message', () => {
+    const text = problemsOf({ PORT: 'abc', RPC_URL: CHAIN.RPC_URL });
+    for (const problem of ['PORT:', 'CHAIN_ID: required when', 'OPERATOR_PRIVATE_KEY: required when']) {
+      expect(text).toContain(problem);
+    }
+  });
+
   it('accepts the public anvil key only on anvil, by name', () => {
     expect(
       loadApiConfig({ DATABASE_URL, ...CHAIN, CHAIN_ID: '31337', OPERATOR_PRIVATE_KEY: 'anvil' }).giveaways

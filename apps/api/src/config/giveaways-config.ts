@@ -29,15 +29,18 @@ const REQUIRED = ['RPC_URL', 'CHAIN_ID', 'RANDOM_TICKET_BUYER_ADDRESS', 'OPERATO
 
 /**
  * All chain variables or none: none disables the partner giveaway (its endpoints answer 503) so the
- * Data API runs without a chain; some but not all is a mistake worth refusing to start over.
+ * Data API runs without a chain; some but not all is a mistake worth refusing to start over. Judged by
+ * which variables are set, so it is reported beside any malformed value, not after it is fixed.
  */
+export function giveawaysPresenceProblems(set: Record<string, unknown>): string[] {
+  const missing = REQUIRED.filter((name) => set[name] === undefined);
+  if (missing.length === REQUIRED.length) return [];
+  return missing.map((name) => `${name}: required when any of ${REQUIRED.join(', ')} is set`);
+}
+
+/** The giveaway's configuration, or null when none of its chain variables is set (see giveawaysPresenceProblems). */
 export function resolveGiveawaysConfig(e: GiveawaysEnv): { config: GiveawaysConfig | null; problems: string[] } {
-  const missing = REQUIRED.filter((name) => e[name] === undefined);
-  if (missing.length === REQUIRED.length) return { config: null, problems: [] };
-  if (missing.length > 0) {
-    const problems = missing.map((name) => `${name}: required when any of ${REQUIRED.join(', ')} is set`);
-    return { config: null, problems };
-  }
+  if (REQUIRED.some((name) => e[name] === undefined)) return { config: null, problems: [] };
   const chainId = e.CHAIN_ID as number;
   let key = e.OPERATOR_PRIVATE_KEY as string;
   if (key === 'anvil') {

@@ -10,11 +10,11 @@ export interface PostgresLogSchema {
 /** How long init() waits for the log table's lock to convert jsonb envelopes (postgresLogSchema). */
 export const CONVERSION_LOCK_TIMEOUT = '2s';
 
-const IDENTIFIER = /^[a-z_][a-z0-9_]{0,39}$/;
+/** The schema names a Postgres log accepts: interpolated into SQL (identifiers cannot be bind parameters). */
+export const LOG_SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,39}$/;
 
 export function postgresLogSchema(schema: string): PostgresLogSchema {
-  // Interpolated into SQL (identifiers cannot be bind parameters): only plain lowercase names pass.
-  if (!IDENTIFIER.test(schema)) throw new Error(`invalid event log schema name ${JSON.stringify(schema)}`);
+  if (!LOG_SCHEMA_NAME.test(schema)) throw new Error(`invalid event log schema name ${JSON.stringify(schema)}`);
   return {
     schema: `"${schema}"`,
     events: `"${schema}".event_log`,
