@@ -4,7 +4,6 @@ import { DEFAULT_BATCH_MAX_EVENTS, DEFAULT_REORG_WINDOW_BLOCKS } from '@lottery/
 import { loadConfig } from '@lottery/telemetry';
 import { z } from 'zod';
 
-
 const schema = z
   .object({
     DATABASE_URL: z
