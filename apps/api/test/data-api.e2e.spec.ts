@@ -182,6 +182,8 @@ describe('Data API endpoints', () => {
     const again = await api.request({ method: 'GET', url: '/v1/rounds/1', headers: { 'if-none-match': etag } });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+    // RFC 9110 §8.6: a 304's Content-Length could only be the 200's; a cache merging a 0 would empty its copy
+    expect(again.headers['content-length']).toBeUndefined();
     expect(again.headers['etag']).toBe(etag);
     expect(again.headers['x-ratelimit-remaining']).toBeDefined();
     const tickets = await api.request('/v1/rounds/1/tickets?limit=3');

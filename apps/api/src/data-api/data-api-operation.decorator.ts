@@ -62,7 +62,8 @@ const PAGINATION_DECORATORS = [
     name: 'limit',
     required: false,
     description: `Page size, default ${DEFAULT_LIMIT}; integers outside 1..${MAX_LIMIT} are clamped`,
-    schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+    // no minimum or maximum: a client or gateway generated from them would refuse what the API clamps
+    schema: { type: 'integer', default: DEFAULT_LIMIT },
   }),
 ];
 

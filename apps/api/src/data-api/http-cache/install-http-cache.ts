@@ -33,6 +33,7 @@ export function installHttpCache(fastify: FastifyInstance): void {
     if (!ifNoneMatchMatches(request.headers['if-none-match'], tag)) return done(null, payload);
     reply.code(304);
     reply.removeHeader('content-length');
-    done(null, '');
+    // no payload at all: an empty string would be sent as Content-Length: 0, which a 304 must not claim
+    done(null, null);
   });
 }

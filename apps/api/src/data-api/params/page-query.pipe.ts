@@ -31,6 +31,7 @@ export class PageQueryPipe implements PipeTransform<Record<string, unknown>, Pag
 export const PAGE_QUERY = new PageQueryPipe();
 function parseLimit(limit: unknown): number {
   if (limit === undefined) return DEFAULT_LIMIT;
+  if (Array.isArray(limit)) throw new ApiError('invalid_request', 'limit must be given at most once');
   if (typeof limit !== 'string' || !INTEGER.test(limit)) {
     throw new ApiError('invalid_request', 'limit must be an integer (values outside 1..100 are clamped)');
   }

@@ -37,6 +37,7 @@ describe('request parameters', () => {
     expect(PAGE_QUERY.transform({ limit: '-3' }).limit).toBe(1);
     expect(codeOf(() => PAGE_QUERY.transform({ limit: '2.0' }))).toBe('invalid_request');
     expect(codeOf(() => PAGE_QUERY.transform({ limit: ['1', '2'] }))).toBe('invalid_request');
+    expect(() => PAGE_QUERY.transform({ limit: ['1', '2'] })).toThrow('limit must be given at most once');
   });
 
   it('take the cursor as given once, for its list to check', () => {
