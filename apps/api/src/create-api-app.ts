@@ -10,7 +10,7 @@ import { installHttpCache } from './data-api/http-cache/install-http-cache';
 import { clientErrorReply } from './http/client-error-reply';
 import { installCors } from './http/cors';
 import { installDeprecationHeaders } from './http/deprecation/deprecation-metadata';
-import { useBodyParsers } from './http/body-parsers';
+import { ignoreBodyTypes, useBodyParsers } from './http/body-parsers';
 import { ExceptionRoutingFilter } from './http/exception-routing.filter';
 import { lingerBeforeClosing } from './http/lingering-close';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id';
@@ -66,6 +66,7 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyAp
   // Answers to requests whose body is never read (a body over the limit) must reach the client, not a reset.
   lingerBeforeClosing(fastify.server);
   routeEveryHttpMethod(fastify);
+  ignoreBodyTypes(fastify);
   // Hooks go on before Nest registers routes: onRoute must see every route.
   fastify.addHook('onRoute', (route) => routes.record(route.method, route.url));
   fastify.addHook('onSend', (request, reply, payload, done) => {

@@ -204,6 +204,28 @@ describe('Data API errors', () => {
     }
   });
 
+  it('a body type Fastify cannot parse, or a QUERY without a body, gets the answer its path and method call for', async () => {
+    for (const type of ['json', '/', 'a/b/c']) {
+      const post = await expectError(
+        { url: '/v1/rounds', method: 'POST', headers: { 'content-type': type } },
+        405,
+        'method_not_allowed',
+      );
+      expect(post.headers['allow']).toBe('GET, HEAD');
+      await expectError(
+        { url: '/v1/rounds/1', method: 'DELETE', headers: { 'content-type': type } },
+        405,
+        'method_not_allowed',
+      );
+    }
+    const query = await api.request({ method: 'QUERY' as 'GET', url: '/v1/nope' });
+    expect([query.statusCode, query.json().error.code, query.headers['x-ratelimit-tier']]).toEqual([
+      404,
+      'not_found',
+      'anonymous',
+    ]);
+  });
+
   it('a path with escaped unreserved characters is the same path: 405 with Allow, 404, 400 as unescaped', async () => {
     const response = await expectError({ url: '/v1/%72ounds/1', method: 'POST' }, 405, 'method_not_allowed');
     expect(response.headers['allow']).toBe('GET, HEAD');

@@ -58,6 +58,17 @@ describe('partner free ticket API', () => {
       expect((await harness.partners.grants()).filter((g) => g.partnerId === record.id)).toEqual([]);
     });
 
+    it('answers an unknown key 401 whatever Content-Type its POST names', async () => {
+      for (const type of ['json', 'a/b/c', 'application/json']) {
+        const response = await api.request({
+          method: 'POST',
+          url: `/api/v1/giveaways/partner-free-tickets/${testWallets(1, 9)[0]}`,
+          headers: { apikey: 'lt_partner_' + 'Z'.repeat(22), 'content-type': type },
+        });
+        expect([type, response.statusCode, response.json()]).toEqual([type, 401, INVALID_PARTNER]);
+      }
+    });
+
     it('answers in its own format when the path escapes unreserved characters (%2D is "-")', async () => {
       const response = await api.request({
         url: '/api/v1/giveaways/partner%2Dfree-tickets/0xbad',

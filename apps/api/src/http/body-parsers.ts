@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { RawServerDefault } from 'fastify';
+import type { FastifyInstance, RawServerDefault } from 'fastify';
 
 /**
  * The app's body parsers, in place of Nest's (the app is created with `bodyParser: false`). No route
@@ -14,4 +14,19 @@ export function useBodyParsers(app: NestFastifyApplication): void {
   // JSON has a parser of Fastify's own to replace; every other type reaches the catch-all
   app.useBodyParser<RawServerDefault>('application/json', {}, ignore);
   app.getHttpAdapter().getInstance().addContentTypeParser('*', { parseAs: 'buffer' }, ignore);
+}
+
+/**
+ * What Fastify checks of a body before any route runs, for bodies the API ignores: a Content-Type it
+ * cannot parse (`json`, `a/b/c`) is answered 415, and a QUERY request without a type or a body 400
+ * (RFC 10008), past every guard (no rate-limit headers, no 401 for a bad key, no 405 with `Allow`).
+ * The type is replaced by one the catch-all parser takes, and QUERY, which no route serves, is read
+ * like GET: such requests get the answer their path, method and key call for. Before routes register.
+ */
+export function ignoreBodyTypes(fastify: FastifyInstance): void {
+  fastify.addHttpMethod('QUERY', { hasBody: false, overrideExisting: true });
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    if (request.headers['content-type'] !== undefined) request.headers['content-type'] = 'application/octet-stream';
+    done();
+  });
 }
