@@ -92,6 +92,17 @@ describe('Data API errors', () => {
     }
   });
 
+  it('404 for a round that does not exist before 400 for a bad cursor, on every round-scoped list', async () => {
+    for (const url of [
+      '/v1/rounds/99/tickets?cursor=abc',
+      '/v1/rounds/99/wins?cursor=abc',
+      `/v1/wallets/${WALLET}/tickets/rounds/99?cursor=abc`,
+      `/v1/wallets/${WALLET}/wins/rounds/99?cursor=abc`,
+    ]) {
+      await expectError({ url }, 404, 'not_found');
+    }
+  });
+
   it('400 invalid_cursor: foreign, tampered, or wrong-shape cursors', async () => {
     const issued = (await api.request('/v1/rounds/1/tickets?limit=2')).json().next_cursor as string;
     const [version, key, check] = Buffer.from(issued, 'base64url').toString('utf8').split('.');

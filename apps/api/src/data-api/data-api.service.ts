@@ -82,7 +82,7 @@ export class DataApiService {
   }
 
   async walletTickets(address: Hex, roundId: bigint | null, page: PageRequest): Promise<SerializedJson> {
-    const [, list] = await Promise.all([
+    const [, list] = await inOrderOfFailure(
       roundId === null ? null : this.existingRound(roundId),
       paginate(
         page,
@@ -90,12 +90,12 @@ export class DataApiService {
         (limit, after) => this.readModels.walletTickets(address, roundId, ticketPage(limit, after)),
         ticketJson,
       ),
-    ]);
+    );
     return serializedPage(list);
   }
 
   async walletWins(address: Hex, roundId: bigint | null, page: PageRequest): Promise<SerializedJson> {
-    const [, list] = await Promise.all([
+    const [, list] = await inOrderOfFailure(
       roundId === null ? null : this.existingRound(roundId),
       paginate(
         page,
@@ -103,7 +103,7 @@ export class DataApiService {
         (limit, after) => this.readModels.walletWins(address, roundId, ticketPage(limit, after)),
         winJson,
       ),
-    ]);
+    );
     return serializedPage(list);
   }
 
@@ -117,4 +117,16 @@ export class DataApiService {
 
 function settled(round: RoundRecord, cacheControl: string): string | null {
   return round.status === 'settled' ? cacheControl : null;
+}
+
+/**
+ * Both, run together; when both fail, the first one's error. A wallet's round-scoped list checks its
+ * round beside its page (one round trip, not two), and still answers a missing round 404 before a bad
+ * cursor 400, as the round's own lists do, whichever query fails first.
+ */
+async function inOrderOfFailure<A, B>(first: Promise<A> | A, second: Promise<B>): Promise<[A, B]> {
+  const [a, b] = await Promise.allSettled([first, second]);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+  return [a.value, b.value];
 }
