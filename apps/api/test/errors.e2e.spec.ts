@@ -92,6 +92,19 @@ describe('Data API errors', () => {
     }
   });
 
+  it('a request with several bad parts is told about the first: the path in order, then the query', async () => {
+    const bad = '/v1/wallets/0x12/tickets/rounds/abc?limit=x';
+    expect((await expectError({ url: bad }, 400, 'invalid_address')).json().error.message).toMatch(/address/);
+    for (const url of [
+      `/v1/wallets/${WALLET}/wins/rounds/abc?limit=x`,
+      '/v1/rounds/abc/tickets?limit=x',
+      '/v1/rounds/abc/wins?cursor=a&cursor=b',
+    ]) {
+      expect((await expectError({ url }, 400, 'invalid_request')).json().error.message).toMatch(/^roundId/);
+    }
+    await expectError({ url: '/v1/wallets/0x12/wins?limit=x' }, 400, 'invalid_address');
+  });
+
   it('404 for a round that does not exist before 400 for a bad cursor, on every round-scoped list', async () => {
     for (const url of [
       '/v1/rounds/99/tickets?cursor=abc',

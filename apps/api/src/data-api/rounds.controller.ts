@@ -5,7 +5,7 @@ import { DataApiService } from './data-api.service';
 import { RoundListDto, TicketListDto, WinListDto } from './dto/list.dto';
 import { RoundDto } from './dto/round.dto';
 import { PAGE_QUERY, type PageRequest } from './params/page-query.pipe';
-import { RoundIdPipe } from './params/round-id.pipe';
+import { ROUND_IDS, RoundIdPipe } from './params/round-id.pipe';
 
 @DataApiController('rounds', 'rounds')
 export class RoundsController {
@@ -49,8 +49,9 @@ export class RoundsController {
     paginated: true,
     cacheable: true,
   })
-  roundTickets(@Param('roundId', RoundIdPipe) id: bigint, @Query(PAGE_QUERY) page: PageRequest) {
-    return this.dataApi.roundTickets(id, page);
+  roundTickets(@Param('roundId') id: string, @Query() query: Record<string, unknown>) {
+    // the path, then the query (see WalletsController)
+    return this.dataApi.roundTickets(ROUND_IDS.transform(id), PAGE_QUERY.transform(query));
   }
 
   @Get(':roundId/wins')
@@ -62,7 +63,7 @@ export class RoundsController {
     paginated: true,
     cacheable: true,
   })
-  roundWins(@Param('roundId', RoundIdPipe) id: bigint, @Query(PAGE_QUERY) page: PageRequest) {
-    return this.dataApi.roundWins(id, page);
+  roundWins(@Param('roundId') id: string, @Query() query: Record<string, unknown>) {
+    return this.dataApi.roundWins(ROUND_IDS.transform(id), PAGE_QUERY.transform(query));
   }
 }

@@ -5,10 +5,15 @@ import { DataApiOperation } from './data-api-operation.decorator';
 import { DataApiService } from './data-api.service';
 import { TicketListDto, WinListDto } from './dto/list.dto';
 import { WalletStatsDto } from './dto/wallet-stats.dto';
-import { AddressPipe } from './params/address.pipe';
-import { PAGE_QUERY, type PageRequest } from './params/page-query.pipe';
-import { RoundIdPipe } from './params/round-id.pipe';
+import { ADDRESSES, AddressPipe } from './params/address.pipe';
+import { PAGE_QUERY } from './params/page-query.pipe';
+import { ROUND_IDS } from './params/round-id.pipe';
 
+/**
+ * A list's parameters are checked in the handler, the path's in their order and then the query, because
+ * Nest runs parameter pipes last parameter first: a request with several bad parts is told about the
+ * first one (`/v1/wallets/bad/tickets/rounds/x?limit=y`: the address).
+ */
 @DataApiController('wallets', 'wallets')
 export class WalletsController {
   constructor(private readonly dataApi: DataApiService) {}
@@ -32,8 +37,8 @@ export class WalletsController {
     params: ['address'],
     paginated: true,
   })
-  tickets(@Param('address', AddressPipe) address: Hex, @Query(PAGE_QUERY) page: PageRequest) {
-    return this.dataApi.walletTickets(address, null, page);
+  tickets(@Param('address') address: string, @Query() query: Record<string, unknown>) {
+    return this.dataApi.walletTickets(ADDRESSES.transform(address), null, PAGE_QUERY.transform(query));
   }
 
   @Get(':address/tickets/rounds/:roundId')
@@ -45,11 +50,15 @@ export class WalletsController {
     paginated: true,
   })
   roundTickets(
-    @Param('address', AddressPipe) address: Hex,
-    @Param('roundId', RoundIdPipe) roundId: bigint,
-    @Query(PAGE_QUERY) page: PageRequest,
+    @Param('address') address: string,
+    @Param('roundId') roundId: string,
+    @Query() query: Record<string, unknown>,
   ) {
-    return this.dataApi.walletTickets(address, roundId, page);
+    return this.dataApi.walletTickets(
+      ADDRESSES.transform(address),
+      ROUND_IDS.transform(roundId),
+      PAGE_QUERY.transform(query),
+    );
   }
 
   @Get(':address/wins')
@@ -60,8 +69,8 @@ export class WalletsController {
     params: ['address'],
     paginated: true,
   })
-  wins(@Param('address', AddressPipe) address: Hex, @Query(PAGE_QUERY) page: PageRequest) {
-    return this.dataApi.walletWins(address, null, page);
+  wins(@Param('address') address: string, @Query() query: Record<string, unknown>) {
+    return this.dataApi.walletWins(ADDRESSES.transform(address), null, PAGE_QUERY.transform(query));
   }
 
   @Get(':address/wins/rounds/:roundId')
@@ -73,10 +82,14 @@ export class WalletsController {
     paginated: true,
   })
   roundWins(
-    @Param('address', AddressPipe) address: Hex,
-    @Param('roundId', RoundIdPipe) roundId: bigint,
-    @Query(PAGE_QUERY) page: PageRequest,
+    @Param('address') address: string,
+    @Param('roundId') roundId: string,
+    @Query() query: Record<string, unknown>,
   ) {
-    return this.dataApi.walletWins(address, roundId, page);
+    return this.dataApi.walletWins(
+      ADDRESSES.transform(address),
+      ROUND_IDS.transform(roundId),
+      PAGE_QUERY.transform(query),
+    );
   }
 }

@@ -11,3 +11,5 @@ export class AddressPipe implements PipeTransform<string, Hex> {
     return normalizeAddress(value);
   }
 }
+
+export const ADDRESSES = new AddressPipe();

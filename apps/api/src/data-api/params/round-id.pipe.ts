@@ -14,3 +14,5 @@ export class RoundIdPipe implements PipeTransform<string, bigint> {
     return BigInt(value);
   }
 }
+
+export const ROUND_IDS = new RoundIdPipe();
