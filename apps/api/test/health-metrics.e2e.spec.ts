@@ -63,5 +63,15 @@ describe('health and metrics', () => {
     expect(docs.headers['content-type']).toContain('text/html');
     const script = await api.request('/v1/docs/swagger-ui-bundle.js');
     expect(script.statusCode).toBe(200);
+    // as its README says: a file the reference does not have is a 404 outside the Data API's guards (never
+    // counted); a method it does not serve reaches the Data API's catch-all (counted, with the headers)
+    const missing = await api.request('/v1/docs/no-such-file.css');
+    expect([missing.statusCode, missing.headers['x-ratelimit-tier']]).toEqual([404, undefined]);
+    const posted = await api.request({ method: 'POST', url: '/v1/docs/swagger-ui-bundle.js' });
+    expect([posted.statusCode, posted.json().error.code, posted.headers['x-ratelimit-tier']]).toEqual([
+      404,
+      'not_found',
+      'anonymous',
+    ]);
   });
 });
