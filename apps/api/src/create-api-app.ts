@@ -12,6 +12,7 @@ import { installCors } from './http/cors';
 import { installDeprecationHeaders } from './http/deprecation/deprecation-metadata';
 import { ignoreBodyTypes, useBodyParsers } from './http/body-parsers';
 import { ExceptionRoutingFilter } from './http/exception-routing.filter';
+import { PlainErrorExceptionFilter } from './http/plain-error-exception.filter';
 import { lingerBeforeClosing } from './http/lingering-close';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id';
 import { RouteTable } from './http/route-table';
@@ -37,6 +38,8 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyAp
       dataApiErrors,
       dailyPoolExceptionFilter(routes, deps.logger),
       partnerGiveawaysExceptionFilter(routes, deps.logger),
+      // the rest of /api/v1 (a mistyped group path): its consumers read `{error: string}` answers
+      new PlainErrorExceptionFilter('/api/v1', routes, deps.logger),
     ],
     dataApiErrors,
   );

@@ -254,6 +254,13 @@ describe('free daily pool API', () => {
       await expectError('/round/abc/0x12', 400, 'Invalid round id');
     });
 
+    it('answers a mistyped path elsewhere under /api/v1 in the {error} format too', async () => {
+      for (const url of ['/api/v1/giveaways/foo', '/api/v1/daily-ticket-pools', '/api/v1/nope']) {
+        const response = await api.request({ url, headers: { apikey: KEY } });
+        expect([url, response.statusCode, response.json()]).toEqual([url, 404, { error: 'Not found' }]);
+      }
+    });
+
     it('answers in its own format when the path escapes unreserved characters (%2D is "-")', async () => {
       const escaped = '/api/v1/daily%2Dticket-pool/round';
       const request = (url: string, headers: Record<string, string> = {}) =>
