@@ -29,7 +29,7 @@ describe('ops migrate', () => {
   it("refuses a READ_SCHEMA named like another schema's replay generation, creating nothing", async () => {
     const run = await runOps(['migrate', '--json'], { DATABASE_URL: database.url, READ_SCHEMA: 'tenant_next' });
     expect(run.code).not.toBe(0);
-    expect(run.stderr).toMatch(/READ_SCHEMA cannot end in _next or _retired \("tenant_next"\)/);
+    expect(run.stderr).toMatch(/READ_SCHEMA: cannot end in _next or _retired \("tenant_next"\)/);
     const { Client } = await import('pg');
     const client = new Client({ connectionString: database.url });
     await client.connect();

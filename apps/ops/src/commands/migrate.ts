@@ -2,14 +2,13 @@ import type { Command } from 'commander';
 import {
   createAccountsDataSource,
   createReadModelDataSource,
-  DEFAULT_READ_SCHEMA,
   migrateAccounts,
   migrateReadModels,
-  readSchemaSetting,
 } from '@lottery/persistence';
 import type { DataSource } from 'typeorm';
 import { databaseUrl } from '../connection';
 import { print } from '../output';
+import { loadReadSchema } from './pipeline-env';
 
 /** Applies every pending migration: the read models (READ_SCHEMA) and the accounts schema; says which ran. */
 export async function migrateAll(
@@ -18,12 +17,7 @@ export async function migrateAll(
 ): Promise<{ readModels: string[]; accounts: string[] }> {
   return {
     readModels: await migrating(
-      createReadModelDataSource({
-        url,
-        schema: readSchemaSetting(readSchema),
-        poolSize: 1,
-        applicationName: 'ops-migrate',
-      }),
+      createReadModelDataSource({ url, schema: readSchema, poolSize: 1, applicationName: 'ops-migrate' }),
       migrateReadModels,
     ),
     accounts: await migrating(createAccountsDataSource({ url, poolSize: 1 }), migrateAccounts),
@@ -50,7 +44,7 @@ export function registerMigrate(program: Command): void {
     .description('apply pending migrations of the read models and the accounts schema')
     .option('--json', 'print {"readSchema","readModelMigrations","accountsMigrations"}')
     .action(async (o: { json?: boolean }) => {
-      const readSchema = process.env['READ_SCHEMA'] || DEFAULT_READ_SCHEMA;
+      const readSchema = loadReadSchema();
       const { readModels, accounts } = await migrateAll(databaseUrl(), readSchema);
       const ran = (names: string[]) => (names.length === 0 ? 'up to date' : `ran ${names.join(', ')}`);
       print(

@@ -31,6 +31,11 @@ const schema = z
 
 export type OpsPipelineEnv = z.infer<typeof schema>;
 
+/** READ_SCHEMA alone, validated as the apps validate it: for `migrate`, and `start` before its apps. */
+export function loadReadSchema(env: NodeJS.ProcessEnv = process.env): string {
+  return loadConfig('ops', z.object({ READ_SCHEMA: READ_SCHEMA_ENV }), env).READ_SCHEMA;
+}
+
 /**
  * Empty variables count as unset (a compose file's `CHAIN_ID=` means "not given"). An unset EVENT_LOG is
  * the one the embedded instance's `ops start` configured, so status, replay and reindex read one log.

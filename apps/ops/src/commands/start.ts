@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { AbortedError } from '@lottery/chain';
 import { eventLogConfigFromEnv, eventLogIdentity } from '@lottery/event-log';
-import { ApiKeysService, DEFAULT_READ_SCHEMA, PartnersService, withAccountsDatabase } from '@lottery/persistence';
+import { ApiKeysService, PartnersService, withAccountsDatabase } from '@lottery/persistence';
 import { createLogger, freePort, ProgressReporter } from '@lottery/telemetry';
 import { keyPrefix } from '../connection';
 import { displayedUrl } from '../output';
@@ -21,7 +21,7 @@ import {
 import { waitUntilReady } from '../instance/pipeline-watch';
 import { migrateAll } from './migrate';
 import { nonNegativeInt, positiveInt } from './options';
-import { loadPipelineEnv } from './pipeline-env';
+import { loadPipelineEnv, loadReadSchema } from './pipeline-env';
 
 export interface StartOptions {
   rounds: number;
@@ -157,6 +157,7 @@ export async function runStart(o: StartOptions): Promise<void> {
 
   try {
     const apiPort = portFromEnv();
+    const readSchema = loadReadSchema();
     if (!o.chainOnly && !(await portIsFree(apiPort))) {
       throw new Error(`port ${apiPort} is in use: stop what runs there or set PORT`);
     }
@@ -217,7 +218,7 @@ export async function runStart(o: StartOptions): Promise<void> {
       cleanups.push(() => embedded?.stop() ?? Promise.resolve());
       databaseUrl = embedded.url;
     }
-    await migrateAll(databaseUrl, process.env['READ_SCHEMA'] || DEFAULT_READ_SCHEMA);
+    await migrateAll(databaseUrl, readSchema);
     const keys = localChain ? await demoKeys(databaseUrl, dir) : { apiKey: null, partnerKey: null };
     if (settingUp.signal.aborted) return sayStopping(await stopped);
 

@@ -15,27 +15,28 @@ export function readSchemaName(name: string = DEFAULT_READ_SCHEMA): string {
 }
 
 const GENERATION_SUFFIX = /_(next|retired)$/;
+/** The longest live schema name whose replay generations (`_retired`, the longer suffix) are valid too. */
+const SETTING_MAX_LENGTH = 51 - '_retired'.length;
+const SETTING = new RegExp(`^[a-z_][a-z0-9_]{0,${SETTING_MAX_LENGTH - 1}}$`);
 
 /**
  * Why `name` cannot be the live schema an operator configures (READ_SCHEMA), or null. A replay of schema
- * `x` builds `x_next`, parks the old generation in `x_retired`, and drops both at its start as an
- * interrupted replay's leftovers: a deployment whose schema is named so could lose its read models to
- * another deployment's replay in the same database.
+ * `x` builds `x_next` and parks the old generation in `x_retired`, so both must be valid names too; and it
+ * drops both at its start as an interrupted replay's leftovers: a deployment whose schema is named so
+ * could lose its read models to another deployment's replay in the same database.
  */
 export function readSchemaSettingProblem(name: string): string | null {
-  if (!IDENTIFIER.test(name)) return `must match ${IDENTIFIER} (a lowercase identifier), got "${name}"`;
+  if (!SETTING.test(name)) {
+    return (
+      `"${name}" is not a schema name a replay can work with: use 1 to ${SETTING_MAX_LENGTH} lowercase letters, ` +
+      'digits or _, not starting with a digit (a replay appends _next and _retired)'
+    );
+  }
   const stem = name.replace(GENERATION_SUFFIX, '');
   if (stem !== name) {
     return `cannot end in _next or _retired ("${name}"): a replay of the schema "${stem}" builds and drops schemas of those names`;
   }
   return null;
-}
-
-/** A configured live schema name, validated (readSchemaSettingProblem). */
-export function readSchemaSetting(name: string): string {
-  const problem = readSchemaSettingProblem(name);
-  if (problem) throw new RangeError(`READ_SCHEMA ${problem}`);
-  return name;
 }
 
 /** The schema a replay builds into before it is switched in. */
