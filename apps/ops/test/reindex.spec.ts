@@ -182,52 +182,63 @@ describe('ops reindex (anvil + indexer follower + Postgres event log)', () => {
     await followToHead(f);
   });
 
-  it('reverts what the chain reorganised away since the last append, onto a shorter branch, then re-reads: the log folds to the chain', async () => {
-    await projectLog(projection, f.eventLog);
-    const base = await headOf(f.anvil.rpcUrl);
-    const snapshot = await rpcCall(f.anvil.rpcUrl, 'evm_snapshot');
-    await buyOrder(sim, 3);
-    await rpcCall(f.anvil.rpcUrl, 'anvil_mine', ['0x2']);
-    await followToHead(f);
-    await projectLog(projection, f.eventLog);
-    // the chain reorganises while no indexer runs: the log (and the read models) hold orphaned blocks
-    await rpcCall(f.anvil.rpcUrl, 'evm_revert', [snapshot]);
-    await buyOrder(sim, 1);
-    // the new branch is shorter: the node has no block at the height of the log's checkpoint
-    const head = await headOf(f.anvil.rpcUrl);
-    expect(head).toBeLessThan((await f.eventLog.lastCheckpoint())?.blockNumber ?? 0);
-
-    const n = await middleBlock();
-    const run = await runOps(['reindex', '--from-block', String(n), '--json'], opsEnv(f));
-    expect(run.code).toBe(0);
-    expect(jsonOf<ReindexJson>(run)).toMatchObject({
-      fromBlock: n,
-      checkpoint: n - 1,
-      reverted: { fromBlock: base + 1, blocks: 3 },
-    });
-    await followToHead(f);
-    await projectLog(projection, f.eventLog);
-
-    // the same as indexing the chain as it is now into a fresh log and folding that
-    const fresh = createEventLog({ kind: 'postgres', databaseUrl: f.db.url, schema: 'fresh_log' });
+  /** The log is what indexing the chain as it is now into a fresh log gives; with `foldedInto`, the read models too. */
+  const expectLogOfTheChain = async (freshLog: string, foldedInto?: string) => {
+    const fresh = createEventLog({ kind: 'postgres', databaseUrl: f.db.url, schema: freshLog });
     await fresh.init();
     try {
       await followToHead(f, fresh);
       const canonical = canonicalEvents(envelopes(await readWholeLog(f.eventLog)));
       expect(canonical).toEqual(canonicalEvents(envelopes(await readWholeLog(fresh))));
+      if (foldedInto === undefined) return;
       await runReplay({
         url: f.db.url,
-        schema: 'from_fresh_log',
+        schema: foldedInto,
         chainId: f.deployment.chainId,
-        log: { kind: 'postgres', databaseUrl: f.db.url, schema: 'fresh_log' },
+        log: { kind: 'postgres', databaseUrl: f.db.url, schema: freshLog },
         logger: pino({ level: 'silent' }),
       });
       const exclude = ['read_model_migrations', 'projector_state'];
-      expect(await models(f)).toBe(await dumpSchema(f.readModels, 'from_fresh_log', exclude));
+      expect(await models(f)).toBe(await dumpSchema(f.readModels, foldedInto, exclude));
     } finally {
       await fresh.close();
     }
-  });
+  };
+
+  it.each([
+    ['a longer', 4],
+    ['a shorter', 0],
+  ])(
+    'reverts what the chain reorganised away since the last append, onto %s branch, then re-reads: the log folds to the chain',
+    async (branch, mined) => {
+      await projectLog(projection, f.eventLog);
+      const base = await headOf(f.anvil.rpcUrl);
+      const snapshot = await rpcCall(f.anvil.rpcUrl, 'evm_snapshot');
+      await buyOrder(sim, 3);
+      await rpcCall(f.anvil.rpcUrl, 'anvil_mine', ['0x2']);
+      await followToHead(f);
+      await projectLog(projection, f.eventLog);
+      const checkpoint = (await f.eventLog.lastCheckpoint())?.blockNumber ?? 0;
+      // the chain reorganises while no indexer runs: the log (and the read models) hold orphaned blocks
+      await rpcCall(f.anvil.rpcUrl, 'evm_revert', [snapshot]);
+      await buyOrder(sim, 1);
+      if (mined > 0) await rpcCall(f.anvil.rpcUrl, 'anvil_mine', [`0x${mined.toString(16)}`]);
+      // on the shorter branch the node has no block at the height of the log's checkpoint
+      expect((await headOf(f.anvil.rpcUrl)) < checkpoint).toBe(branch === 'a shorter');
+
+      const n = await middleBlock();
+      const run = await runOps(['reindex', '--from-block', String(n), '--json'], opsEnv(f));
+      expect(run.code).toBe(0);
+      expect(jsonOf<ReindexJson>(run)).toMatchObject({
+        fromBlock: n,
+        checkpoint: n - 1,
+        reverted: { fromBlock: base + 1, blocks: 3 },
+      });
+      await followToHead(f);
+      await projectLog(projection, f.eventLog);
+      await expectLogOfTheChain(`fresh_log_${mined}`, `from_fresh_log_${mined}`);
+    },
+  );
 
   it('from a block above the head of the shorter branch: rewinds to the newest block the branch still has', async () => {
     const base = await headOf(f.anvil.rpcUrl);
@@ -248,14 +259,6 @@ describe('ops reindex (anvil + indexer follower + Postgres event log)', () => {
       reverted: { fromBlock: base + 1 },
     });
     await followToHead(f);
-    const fresh = createEventLog({ kind: 'postgres', databaseUrl: f.db.url, schema: 'fresh_log_shorter' });
-    await fresh.init();
-    try {
-      await followToHead(f, fresh);
-      const canonical = canonicalEvents(envelopes(await readWholeLog(f.eventLog)));
-      expect(canonical).toEqual(canonicalEvents(envelopes(await readWholeLog(fresh))));
-    } finally {
-      await fresh.close();
-    }
+    await expectLogOfTheChain('fresh_log_above_head');
   });
 });

@@ -8,6 +8,7 @@ const chain = (head: number, forkAt = Infinity): BlockSource & { calls: number[]
   const calls: number[] = [];
   return {
     calls,
+    headNumber: async () => head,
     blockByNumber: async (n) => {
       calls.push(n);
       return n > head ? null : { number: n, hash: hash(n, n >= forkAt ? 'b' : 'a') };
@@ -90,8 +91,27 @@ describe('checkpoint rewind', () => {
     const rewind = await planRewind(shorter, current, { chainId: 7, fromBlock: 500, depth: 2 });
     expect(rewind.reverted).toEqual({ fromBlock: 498, blocks: 3 });
     expect(rewind.checkpoint.blockNumber).toBe(497);
-    // a missing block is an answer, not a failure to retry
-    expect(shorter.calls.slice(0, 4)).toEqual([500, 499, 498, 497]);
+    // not even asked for the blocks above its head
+    expect(shorter.calls.slice(0, 2)).toEqual([498, 497]);
+  });
+
+  it('does not take a block missing at or below the head for gone: a lagging replica is retried, then an error', async () => {
+    jest.useFakeTimers();
+    try {
+      const lagging: BlockSource = {
+        headNumber: async () => 600,
+        blockByNumber: async (n) => (n >= 500 ? null : { number: n, hash: hash(n) }),
+      };
+      const planned = planRewind(lagging, checkpointAt(500, [499, 500]), { chainId: 1, fromBlock: 300, depth: 4 });
+      const outcome = planned.then(
+        () => null,
+        (error: Error) => error.message,
+      );
+      await jest.advanceTimersByTimeAsync(10_000);
+      expect(await outcome).toBe('cannot read block 500 from the node: it has none at that height');
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('refuses when the chain has none of the tracked blocks (a reorg deeper than REORG_DEPTH)', async () => {

@@ -2,6 +2,7 @@ import { blocksReverted, type EventEnvelope, type Hex, type IndexerCheckpoint } 
 
 /** The two node calls a rewind needs. */
 export interface BlockSource {
+  headNumber(): Promise<number>;
   blockByNumber(n: number): Promise<{ number: number; hash: Hex } | null>;
 }
 
@@ -32,13 +33,17 @@ export function checkFromBlock(fromBlock: number, current: IndexerCheckpoint | n
   }
 }
 
-/** Fetches a block, or null when the node has none at that height; a few attempts for a flaky node. */
-async function blockIfAny(rpc: BlockSource, n: number): Promise<{ number: number; hash: Hex } | null> {
+/**
+ * Fetches a block the node must have (at or below its head), with a few attempts for a flaky node or a
+ * replica behind the one that reported the head.
+ */
+async function requireBlock(rpc: BlockSource, n: number): Promise<{ number: number; hash: Hex }> {
   let failure: unknown;
   for (let attempt = 0; attempt < 4; attempt++) {
     try {
       const block = await rpc.blockByNumber(n);
-      return block && { number: block.number, hash: block.hash.toLowerCase() as Hex };
+      if (block) return { number: block.number, hash: block.hash.toLowerCase() as Hex };
+      failure = new Error('it has none at that height');
     } catch (error) {
       failure = error;
     }
@@ -47,13 +52,6 @@ async function blockIfAny(rpc: BlockSource, n: number): Promise<{ number: number
   throw new Error(
     `cannot read block ${n} from the node: ${failure instanceof Error ? failure.message : String(failure)}`,
   );
-}
-
-/** Fetches a block the node must have (at or below a block it has). */
-async function requireBlock(rpc: BlockSource, n: number): Promise<{ number: number; hash: Hex }> {
-  const block = await blockIfAny(rpc, n);
-  if (!block) throw new Error(`cannot read block ${n} from the node: the node does not have block ${n}`);
-  return block;
 }
 
 /**
@@ -108,11 +106,13 @@ export async function planRewind(
     tracked.push({ number: current.blockNumber, hash: current.blockHash });
   }
   tracked.sort((a, b) => b.number - a.number);
+  const nodeHead = await rpc.headNumber();
   let ancestor: number | null = null;
   for (const known of tracked) {
-    // none at that height: the chain reorganised onto a shorter branch, which no longer has the block
-    const onChain = await blockIfAny(rpc, known.number);
-    if (onChain?.hash === known.hash.toLowerCase()) {
+    // above the head: the chain reorganised onto a shorter branch, which no longer has the block
+    if (known.number > nodeHead) continue;
+    const onChain = await requireBlock(rpc, known.number);
+    if (onChain.hash === known.hash.toLowerCase()) {
       ancestor = known.number;
       break;
     }
