@@ -10,7 +10,7 @@ import { installHttpCache } from './data-api/http-cache/install-http-cache';
 import { clientErrorReply } from './http/client-error-reply';
 import { installCors } from './http/cors';
 import { installDeprecationHeaders } from './http/deprecation/deprecation-metadata';
-import { ignoreBodyTypes, useBodyParsers } from './http/body-parsers';
+import { ignoreRequestBodies } from './http/ignore-request-bodies';
 import { ExceptionRoutingFilter } from './http/exception-routing.filter';
 import { PlainErrorExceptionFilter } from './http/plain-error-exception.filter';
 import { lingerBeforeClosing } from './http/lingering-close';
@@ -69,7 +69,7 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyAp
   // Answers to requests whose body is never read (a body over the limit) must reach the client, not a reset.
   lingerBeforeClosing(fastify.server);
   routeEveryHttpMethod(fastify);
-  ignoreBodyTypes(fastify);
+  ignoreRequestBodies(fastify);
   // Hooks go on before Nest registers routes: onRoute must see every route.
   fastify.addHook('onRoute', (route) => routes.record(route.method, route.url));
   fastify.addHook('onSend', (request, reply, payload, done) => {
@@ -86,7 +86,6 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyAp
     logger: false,
     bodyParser: false,
   });
-  useBodyParsers(app);
   app.useGlobalFilters(errors);
   serveOpenApi(app, buildOpenApiDocument(app));
   serveFreeTicketsOpenApi(app, buildFreeTicketsOpenApiDocument(app));
