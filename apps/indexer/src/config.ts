@@ -1,5 +1,5 @@
 import { EVENT_LOG_ENV_FIELDS, requireKafkaBrokers } from '@lottery/event-log';
-import { loadConfig } from '@lottery/telemetry';
+import { loadConfig, setVariables } from '@lottery/telemetry';
 import { z } from 'zod';
 
 const address = z.string().regex(/^0x[a-fA-F0-9]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
@@ -55,7 +55,7 @@ export const INDEXER_ENV_KEYS: readonly string[] = [...Object.keys(schema.shape)
 
 /** `NETWORK=base` fills in the real deployment's chain id and addresses; explicit variables still win. */
 export function loadIndexerConfig(env: NodeJS.ProcessEnv = process.env): IndexerConfig {
-  const merged = env['NETWORK'] === 'base' ? { ...BASE_PRESET, ...stripEmpty(env) } : env;
+  const merged = env['NETWORK'] === 'base' ? { ...BASE_PRESET, ...setVariables(env) } : env;
   const config = loadConfig('indexer', schema, merged);
   const contracts = [
     config.JACKPOT_ADDRESS,
@@ -67,8 +67,4 @@ export function loadIndexerConfig(env: NodeJS.ProcessEnv = process.env): Indexer
     .filter((a): a is string => !!a)
     .map((a) => a.toLowerCase() as `0x${string}`);
   return { ...config, contracts };
-}
-
-function stripEmpty(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
 }

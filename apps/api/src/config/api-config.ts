@@ -1,4 +1,5 @@
 import { isDataApiEnvironment, KEY_WORD_PATTERN, PARTNER_KEY_WORD, READ_SCHEMA_ENV } from '@lottery/persistence';
+import { setVariables } from '@lottery/telemetry';
 import { z } from 'zod';
 import { SPEC_TIER_LIMITS, type TierLimits } from '../rate-limit/tier-limits';
 import { type GiveawaysConfig, giveawaysPresenceProblems, resolveGiveawaysConfig } from './giveaways-config';
@@ -113,8 +114,7 @@ export class ConfigError extends Error {
 
 /** Reads and validates the environment once at start-up; every problem is reported, not just the first. */
 export function loadApiConfig(env: NodeJS.ProcessEnv): ApiConfig {
-  // Empty strings mean "unset", as shells and compose files often produce them.
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const present = setVariables(env);
   const parsed = ENV_SCHEMA.safeParse(present);
   const problems = [
     ...(parsed.error?.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`) ?? []),

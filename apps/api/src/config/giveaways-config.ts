@@ -38,9 +38,14 @@ export function giveawaysPresenceProblems(set: Record<string, unknown>): string[
   return missing.map((name) => `${name}: required when any of ${REQUIRED.join(', ')} is set`);
 }
 
-/** The giveaway's configuration, or null when none of its chain variables is set (see giveawaysPresenceProblems). */
+/**
+ * The giveaway's configuration, or null when none of its chain variables is set. Some but not all is for
+ * giveawaysPresenceProblems to report, before this is called.
+ */
 export function resolveGiveawaysConfig(e: GiveawaysEnv): { config: GiveawaysConfig | null; problems: string[] } {
-  if (REQUIRED.some((name) => e[name] === undefined)) return { config: null, problems: [] };
+  const missing = REQUIRED.filter((name) => e[name] === undefined);
+  if (missing.length === REQUIRED.length) return { config: null, problems: [] };
+  if (missing.length > 0) throw new Error(`unreachable: ${missing.join(', ')} unset (giveawaysPresenceProblems)`);
   const chainId = e.CHAIN_ID as number;
   let key = e.OPERATOR_PRIVATE_KEY as string;
   if (key === 'anvil') {

@@ -5,7 +5,7 @@ import {
   type EventLogConfig,
 } from '@lottery/event-log';
 import { READ_SCHEMA_ENV } from '@lottery/persistence';
-import { loadConfig } from '@lottery/telemetry';
+import { loadConfig, setVariables } from '@lottery/telemetry';
 import { z } from 'zod';
 import { databaseUrl } from '../connection';
 import { readState } from '../data-dir';
@@ -41,8 +41,7 @@ export function loadReadSchema(env: NodeJS.ProcessEnv = process.env): string {
  * the one the embedded instance's `ops start` configured, so status, replay and reindex read one log.
  */
 export function loadPipelineEnv(env: NodeJS.ProcessEnv = process.env): OpsPipelineEnv {
-  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  return loadConfig('ops', schema, { EVENT_LOG: readState().eventLog, ...given });
+  return loadConfig('ops', schema, { EVENT_LOG: readState().eventLog, ...setVariables(env) });
 }
 
 /** CHAIN_ID, or the chain of the embedded instance. */

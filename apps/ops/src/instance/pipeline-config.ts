@@ -1,4 +1,5 @@
 import type { LotteryDeployment } from '@lottery/contracts';
+import { setVariables } from '@lottery/telemetry';
 
 /** Where the chain is and which contracts to read: the local lottery, or a real chain from the environment. */
 export interface ChainTarget {
@@ -67,9 +68,6 @@ export interface PipelineSettings {
   metricsPorts: { indexer: number; projector: number };
 }
 
-const defined = (env: Record<string, string | undefined>): NodeJS.ProcessEnv =>
-  Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-
 function eventLogEnv(s: PipelineSettings): NodeJS.ProcessEnv {
   return s.kafkaBrokers
     ? {
@@ -120,7 +118,7 @@ export function appEnvironments(s: PipelineSettings): Record<'indexer' | 'projec
   const c = s.chain.contracts;
   const ready = (port: number) => `http://127.0.0.1:${port}/health/ready`;
   return {
-    indexer: defined({
+    indexer: setVariables({
       ...eventLogEnv(s),
       RPC_URL: s.chain.rpcUrl,
       RPC_WS_URL: s.chain.wsUrl,
@@ -133,7 +131,7 @@ export function appEnvironments(s: PipelineSettings): Record<'indexer' | 'projec
       DAILY_POOL_ADDRESS: c.dailyTicketPool,
       METRICS_PORT: String(s.metricsPorts.indexer),
     }),
-    projector: defined({
+    projector: setVariables({
       ...eventLogEnv(s),
       CHAIN_ID: String(s.chain.chainId),
       METRICS_PORT: String(s.metricsPorts.projector),
@@ -141,7 +139,7 @@ export function appEnvironments(s: PipelineSettings): Record<'indexer' | 'projec
       // log positions, and in Kafka every append's transaction leaves a commit marker at the end.
       READY_MAX_LAG_EVENTS: s.kafkaBrokers ? '1' : '0',
     }),
-    api: defined({
+    api: setVariables({
       DATABASE_URL: s.databaseUrl,
       PORT: String(s.apiPort),
       REDIS_URL: s.redisUrl,
