@@ -5,7 +5,8 @@ import { DataApiService } from './data-api.service';
 import { RoundListDto, TicketListDto, WinListDto } from './dto/list.dto';
 import { RoundDto } from './dto/round.dto';
 import { PAGE_QUERY, type PageRequest } from './params/page-query.pipe';
-import { ROUND_IDS, RoundIdPipe } from './params/round-id.pipe';
+import { RoundList, type RoundListRequest } from './params/list-request.decorator';
+import { RoundIdPipe } from './params/round-id.pipe';
 
 @DataApiController('rounds', 'rounds')
 export class RoundsController {
@@ -49,9 +50,8 @@ export class RoundsController {
     paginated: true,
     cacheable: true,
   })
-  roundTickets(@Param('roundId') id: string, @Query() query: Record<string, unknown>) {
-    // the path, then the query (see WalletsController)
-    return this.dataApi.roundTickets(ROUND_IDS.transform(id), PAGE_QUERY.transform(query));
+  roundTickets(@RoundList() list: RoundListRequest) {
+    return this.dataApi.roundTickets(list.roundId, list.page);
   }
 
   @Get(':roundId/wins')
@@ -63,7 +63,7 @@ export class RoundsController {
     paginated: true,
     cacheable: true,
   })
-  roundWins(@Param('roundId') id: string, @Query() query: Record<string, unknown>) {
-    return this.dataApi.roundWins(ROUND_IDS.transform(id), PAGE_QUERY.transform(query));
+  roundWins(@RoundList() list: RoundListRequest) {
+    return this.dataApi.roundWins(list.roundId, list.page);
   }
 }

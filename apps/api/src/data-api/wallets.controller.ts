@@ -1,19 +1,18 @@
-import { Get, Param, Query } from '@nestjs/common';
+import { Get, Param } from '@nestjs/common';
 import type { Hex } from '@lottery/domain';
 import { DataApiController } from './data-api-controller.decorator';
 import { DataApiOperation } from './data-api-operation.decorator';
 import { DataApiService } from './data-api.service';
 import { TicketListDto, WinListDto } from './dto/list.dto';
 import { WalletStatsDto } from './dto/wallet-stats.dto';
-import { ADDRESSES, AddressPipe } from './params/address.pipe';
-import { PAGE_QUERY } from './params/page-query.pipe';
-import { ROUND_IDS } from './params/round-id.pipe';
+import { AddressPipe } from './params/address.pipe';
+import {
+  WalletList,
+  type WalletListRequest,
+  WalletRoundList,
+  type WalletRoundListRequest,
+} from './params/list-request.decorator';
 
-/**
- * A list's parameters are checked in the handler, the path's in their order and then the query, because
- * Nest runs parameter pipes last parameter first: a request with several bad parts is told about the
- * first one (`/v1/wallets/bad/tickets/rounds/x?limit=y`: the address).
- */
 @DataApiController('wallets', 'wallets')
 export class WalletsController {
   constructor(private readonly dataApi: DataApiService) {}
@@ -37,8 +36,8 @@ export class WalletsController {
     params: ['address'],
     paginated: true,
   })
-  tickets(@Param('address') address: string, @Query() query: Record<string, unknown>) {
-    return this.dataApi.walletTickets(ADDRESSES.transform(address), null, PAGE_QUERY.transform(query));
+  tickets(@WalletList() list: WalletListRequest) {
+    return this.dataApi.walletTickets(list.address, null, list.page);
   }
 
   @Get(':address/tickets/rounds/:roundId')
@@ -49,16 +48,8 @@ export class WalletsController {
     params: ['address', 'roundId'],
     paginated: true,
   })
-  roundTickets(
-    @Param('address') address: string,
-    @Param('roundId') roundId: string,
-    @Query() query: Record<string, unknown>,
-  ) {
-    return this.dataApi.walletTickets(
-      ADDRESSES.transform(address),
-      ROUND_IDS.transform(roundId),
-      PAGE_QUERY.transform(query),
-    );
+  roundTickets(@WalletRoundList() list: WalletRoundListRequest) {
+    return this.dataApi.walletTickets(list.address, list.roundId, list.page);
   }
 
   @Get(':address/wins')
@@ -69,8 +60,8 @@ export class WalletsController {
     params: ['address'],
     paginated: true,
   })
-  wins(@Param('address') address: string, @Query() query: Record<string, unknown>) {
-    return this.dataApi.walletWins(ADDRESSES.transform(address), null, PAGE_QUERY.transform(query));
+  wins(@WalletList() list: WalletListRequest) {
+    return this.dataApi.walletWins(list.address, null, list.page);
   }
 
   @Get(':address/wins/rounds/:roundId')
@@ -81,15 +72,7 @@ export class WalletsController {
     params: ['address', 'roundId'],
     paginated: true,
   })
-  roundWins(
-    @Param('address') address: string,
-    @Param('roundId') roundId: string,
-    @Query() query: Record<string, unknown>,
-  ) {
-    return this.dataApi.walletWins(
-      ADDRESSES.transform(address),
-      ROUND_IDS.transform(roundId),
-      PAGE_QUERY.transform(query),
-    );
+  roundWins(@WalletRoundList() list: WalletRoundListRequest) {
+    return this.dataApi.walletWins(list.address, list.roundId, list.page);
   }
 }

@@ -12,4 +12,4 @@ export class AddressPipe implements PipeTransform<string, Hex> {
   }
 }
 
-export const ADDRESSES = new AddressPipe();
+export const ADDRESS_PIPE = new AddressPipe();

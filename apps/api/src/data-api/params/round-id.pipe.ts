@@ -15,4 +15,4 @@ export class RoundIdPipe implements PipeTransform<string, bigint> {
   }
 }
 
-export const ROUND_IDS = new RoundIdPipe();
+export const ROUND_ID_PIPE = new RoundIdPipe();
