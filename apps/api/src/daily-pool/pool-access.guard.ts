@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apikeyCredential } from '../auth/apikey-credential';
 import { CallerResolver } from '../auth/caller-resolver';
 import { PlainApiError } from '../http/plain-api-error';
-import { charge } from '../rate-limit/rate-limit.guard';
+import { charge } from '../rate-limit/charge';
 import { RATE_LIMIT_STORE, type RateLimitStore } from '../rate-limit/rate-limit-store';
 
 /**

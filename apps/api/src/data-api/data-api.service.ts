@@ -82,7 +82,7 @@ export class DataApiService {
   }
 
   async walletTickets(address: Hex, roundId: bigint | null, page: PageRequest): Promise<SerializedJson> {
-    const [, list] = await inOrderOfFailure(
+    const [, list] = await settledInArgumentOrder(
       roundId === null ? null : this.existingRound(roundId),
       paginate(
         page,
@@ -95,7 +95,7 @@ export class DataApiService {
   }
 
   async walletWins(address: Hex, roundId: bigint | null, page: PageRequest): Promise<SerializedJson> {
-    const [, list] = await inOrderOfFailure(
+    const [, list] = await settledInArgumentOrder(
       roundId === null ? null : this.existingRound(roundId),
       paginate(
         page,
@@ -124,7 +124,7 @@ function settled(round: RoundRecord, cacheControl: string): string | null {
  * round beside its page (one round trip, not two), and still answers a missing round 404 before a bad
  * cursor 400, as the round's own lists do, whichever query fails first.
  */
-async function inOrderOfFailure<A, B>(first: Promise<A> | A, second: Promise<B>): Promise<[A, B]> {
+async function settledInArgumentOrder<A, B>(first: Promise<A> | A, second: Promise<B>): Promise<[A, B]> {
   const [a, b] = await Promise.allSettled([first, second]);
   if (a.status === 'rejected') throw a.reason;
   if (b.status === 'rejected') throw b.reason;

@@ -1,9 +1,8 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Caller } from '../auth/caller';
 import { CallerResolver } from '../auth/caller-resolver';
 import { ApiError } from '../http/api-error';
-import { rateLimitHeaders, retryAfterSeconds } from './rate-limit-headers';
+import { charge } from './charge';
 import { RATE_LIMIT_STORE, type RateLimitStore } from './rate-limit-store';
 
 /**
@@ -28,14 +27,4 @@ export class RateLimitGuard implements CanActivate {
     }
     return true;
   }
-}
-
-/**
- * Charges a request to its caller's budget and puts the rate-limit headers on the reply; null when it
- * is within the budget, else the whole seconds to wait (the group's guard answers 429 in its format).
- */
-export async function charge(store: RateLimitStore, caller: Caller, reply: FastifyReply): Promise<number | null> {
-  const decision = await store.consume(caller.rateLimitSubject, caller.limits);
-  reply.headers(rateLimitHeaders(caller.tier, decision));
-  return decision.allowed ? null : retryAfterSeconds(decision);
 }
