@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { createTestDatabase, type TestDatabase } from '@lottery/testing';
+import { createTestDatabase, eventually, type TestDatabase } from '@lottery/testing';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import {
@@ -8,8 +7,8 @@ import {
   nextSchemaName,
   PostgresReadModelQueries,
   promoteNextGeneration,
+  sqlExecutorOf,
 } from '../src';
-import { sqlExecutorOf } from '../src/read-models/projection-store/copy-from-text';
 
 /**
  * A replay's switch renames schemas; readers find tables by name. A view read in one snapshot over
@@ -48,30 +47,39 @@ describe('generation switch and snapshot readers', () => {
     await db?.drop();
   });
 
+  const switchWaitsForALock = async () =>
+    (
+      (await live.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE application_name = 'generation-switch' AND wait_event_type = 'Lock'`,
+      )) as { n: number }[]
+    )[0].n > 0;
+
   it('a snapshot begun before the switch reads the old generation to its end; the switch waits for it', async () => {
     const queries = new PostgresReadModelQueries(reader);
     let switched = false;
-    let switching: Promise<void> | undefined;
+    let switching: Promise<void> = Promise.resolve();
     const view = await queries.inSnapshot(async (snapshot) => {
       const before = (await snapshot.poolEntries(1n, null)).length;
       switching = (async () => {
-        const client = new Client({ connectionString: db.url });
+        const client = new Client({ connectionString: db.url, application_name: 'generation-switch' });
         await client.connect();
         try {
           await client.query('BEGIN');
           await promoteNextGeneration(sqlExecutorOf(client), 'lottery');
           await client.query('COMMIT');
+          switched = true;
         } finally {
           await client.end();
         }
       })();
-      void switching.then(() => (switched = true));
-      await sleep(500);
+      // the switch has either committed (it did not wait for this reader) or waits for a lock
+      await eventually(async () => switched || (await switchWaitsForALock()), 'the switch to commit or to wait');
       const after = (await snapshot.poolEntries(1n, null)).length;
       return { before, after, switchedMeanwhile: switched };
     });
     expect(view).toEqual({ before: 2, after: 2, switchedMeanwhile: false });
-    await switching;
+    await expect(switching).resolves.toBeUndefined();
     // the next snapshot reads the new generation
     const entries = await queries.inSnapshot(async (snapshot) => (await snapshot.poolEntries(1n, null)).length);
     expect(entries).toBe(5);

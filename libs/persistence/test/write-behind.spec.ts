@@ -1,8 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@lottery/testing';
 import { Client } from 'pg';
 import type { SqlExecutor } from '../src';
-import { WriteBehind } from '../src';
-import { sqlExecutorOf } from '../src/read-models/projection-store/copy-from-text';
+import { sqlExecutorOf, WriteBehind } from '../src';
 
 /** Statements queued on a real Postgres connection and run behind the caller. */
 describe('WriteBehind', () => {

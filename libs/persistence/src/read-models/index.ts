@@ -11,7 +11,7 @@ export type { FoldReads, FoldReadsPort } from './projection-store/fold-reads';
 export { WriteBehind, type FailureContext } from './projection-store/write-behind';
 export type { FoldWrites } from './projection-store/fold-writes';
 export type { RevertStore } from './projection-store/revert-store';
-export { sqlExecutorFor } from './projection-store/copy-from-text';
+export { sqlExecutorFor, sqlExecutorOf } from './projection-store/sql-executor';
 export * from './schema-generations';
 // The SQL texts themselves, for tools that must run exactly the API's statements (bench/api).
 export { FIRST_PAGE_ID, readModelSql, type ReadModelQueryName } from './queries/read-model-sql';

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { sqlExecutorFor } from '../projection-store/copy-from-text';
+import { sqlExecutorFor } from '../projection-store/sql-executor';
 import { createReadModelDataSource } from '../read-model-data-source';
 import { migrateReadModels } from '../migrate-read-models';
 import { READ_MODEL_SQL_FILE, renderReadModelSql } from '../queries/render-read-model-sql';
