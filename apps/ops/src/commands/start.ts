@@ -22,6 +22,7 @@ import { waitUntilReady } from '../instance/pipeline-watch';
 import { migrateAll } from './migrate';
 import { nonNegativeInt, positiveInt } from './options';
 import { loadPipelineEnv, loadReadSchema } from './pipeline-env';
+import { STOP_SIGNALS } from '../stop-signals';
 
 export interface StartOptions {
   rounds: number;
@@ -44,10 +45,10 @@ const APPS = {
   api: 'apps/api/src/main.ts',
 } as const;
 
-/** Resolves when SIGINT or SIGTERM arrives. */
+/** Resolves when a stop signal arrives. */
 function shutdownSignal(): Promise<string> {
   return new Promise((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
+    for (const signal of STOP_SIGNALS) process.once(signal, () => resolve(signal));
   });
 }
 

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { STOP_SIGNALS } from '../stop-signals';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -52,13 +53,12 @@ export async function startEmbeddedPostgres(dir: string, port: number): Promise<
   };
 }
 
-/** The signals that end a start, which `ops start` handles itself (see loadEmbeddedPostgres). */
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-
 /**
- * The package without the SIGINT and SIGTERM handlers it installs when first loaded: they stop every
- * cluster and exit the process at once, so a Ctrl-C would take Postgres from under the apps still
- * stopping, and would end a start before it said "stopping". `ops start` stops the cluster itself, last.
+ * The package without the SIGINT and SIGTERM handlers it installs when first loaded (through
+ * async-exit-hook): they stop every cluster and exit the process at once, so a Ctrl-C would take
+ * Postgres from under the apps still stopping, and would end a start before it said "stopping". `ops
+ * start` stops the cluster itself, last. Its other hooks stay: SIGHUP (the terminal went away) still
+ * stops the cluster and exits, and the apps follow their parent.
  * Loaded here, not at the top: it is a development dependency, and the production image runs other ops
  * commands (migrate, api-keys, …) without it.
  */
