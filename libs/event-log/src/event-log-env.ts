@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EventLogConfig } from './create-event-log';
-import { LOG_SCHEMA_NAME } from './postgres/postgres-log-schema';
+import { LOG_SCHEMA_NAME, LOG_SCHEMA_NAME_MAX } from './postgres/postgres-log-schema';
 
 /**
  * The variables naming the event log, read alike by the indexer (writes it), the projector (reads
@@ -11,7 +11,7 @@ export const EVENT_LOG_ENV_FIELDS = {
   EVENT_LOG: z.enum(['postgres', 'kafka']).default('postgres'),
   EVENT_LOG_SCHEMA: z
     .string()
-    .regex(LOG_SCHEMA_NAME, 'must be a lowercase SQL identifier of at most 40 characters')
+    .regex(LOG_SCHEMA_NAME, `must be a lowercase SQL identifier of at most ${LOG_SCHEMA_NAME_MAX} characters`)
     .default('lottery_log'),
   KAFKA_BROKERS: z.string().optional(),
   KAFKA_TOPIC_PREFIX: z

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { type Hex, isAddressShape } from '@lottery/domain';
+import { type Hex, isAddressShape, normalizeAddress } from '@lottery/domain';
 
 /** commander option parser: a positive integer, or a clear error naming the value. */
 export function positiveInt(value: string): number {
@@ -34,7 +34,7 @@ export const count = (value: string): number => fitsItsColumn(nonNegativeInt(val
 export function walletAddress(value: string): Hex {
   if (!isAddressShape(value))
     throw new InvalidArgumentError(`expected a 0x-prefixed 40-hex-digit address, got "${value}"`);
-  return value.toLowerCase() as Hex;
+  return normalizeAddress(value);
 }
 
 /**

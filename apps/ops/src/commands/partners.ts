@@ -15,16 +15,12 @@ function describePartner(p: PartnerRecord): string {
 }
 
 /** A grant as the operator sees it: not its signed transaction (long, and the service re-sends it itself). */
-function shownGrant(g: GrantRecord) {
-  return {
-    id: g.id,
-    wallet: g.wallet,
-    status: g.status,
-    txHash: g.txHash,
-    error: g.error,
-    createdAt: g.createdAt,
-    updatedAt: g.updatedAt,
-  };
+const SHOWN_GRANT_FIELDS = ['id', 'wallet', 'status', 'txHash', 'error', 'createdAt', 'updatedAt'] as const;
+
+type ShownGrant = Pick<GrantRecord, (typeof SHOWN_GRANT_FIELDS)[number]>;
+
+function shownGrant(g: GrantRecord): ShownGrant {
+  return Object.fromEntries(SHOWN_GRANT_FIELDS.map((field) => [field, g[field]])) as ShownGrant;
 }
 
 function describeGrant(g: GrantRecord): string {
@@ -88,7 +84,7 @@ export function registerPartners(program: Command): void {
     )
     .argument('<id>', 'partner id', positiveInt)
     .option('--wallet <address>', "only this wallet's grants", walletAddress)
-    .option('--json', 'print a JSON array of {"id","wallet","status","txHash","error","createdAt","updatedAt"}')
+    .option('--json', `print a JSON array of {${SHOWN_GRANT_FIELDS.map((f) => `"${f}"`).join(',')}}`)
     .action(async (id: number, o: { wallet?: Hex; json?: boolean }) => {
       const list = await withPartners(async (s) => {
         await s.get(id); // an unknown partner is an error, not an empty list

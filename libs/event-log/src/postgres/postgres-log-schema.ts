@@ -10,8 +10,10 @@ export interface PostgresLogSchema {
 /** How long init() waits for the log table's lock to convert jsonb envelopes (postgresLogSchema). */
 export const CONVERSION_LOCK_TIMEOUT = '2s';
 
+/** The longest schema name a Postgres log accepts. */
+export const LOG_SCHEMA_NAME_MAX = 40;
 /** The schema names a Postgres log accepts: interpolated into SQL (identifiers cannot be bind parameters). */
-export const LOG_SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,39}$/;
+export const LOG_SCHEMA_NAME = new RegExp(`^[a-z_][a-z0-9_]{0,${LOG_SCHEMA_NAME_MAX - 1}}$`);
 
 export function postgresLogSchema(schema: string): PostgresLogSchema {
   if (!LOG_SCHEMA_NAME.test(schema)) throw new Error(`invalid event log schema name ${JSON.stringify(schema)}`);
