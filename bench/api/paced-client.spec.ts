@@ -131,8 +131,9 @@ describe('PacedClient', () => {
       },
     });
     server = s.server;
-    client = new PacedClient(s.url, {}, 3, 5_000);
-    const outcomes = await Promise.all(Array.from({ length: 12 }, () => client!.get('/slow')));
+    const paced = new PacedClient(s.url, {}, 3, 5_000);
+    client = paced;
+    const outcomes = await Promise.all(Array.from({ length: 12 }, () => paced.get('/slow')));
     expect(outcomes).toEqual(Array(12).fill({ status: 200 }));
     expect(most).toBe(3);
     expect(s.sockets()).toBe(3);
