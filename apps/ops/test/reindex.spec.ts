@@ -65,6 +65,14 @@ describe('ops reindex (anvil + indexer follower + Postgres event log)', () => {
     return blocks[Math.floor(blocks.length / 2)];
   };
 
+  /** `ops reindex --from-block N` from the log's middle block: N and the JSON it printed, once it exited 0. */
+  const reindexFromTheMiddle = async () => {
+    const n = await middleBlock();
+    const run = await runOps(['reindex', '--from-block', String(n), '--json'], opsEnv(f));
+    expect(run.code).toBe(0);
+    return { n, result: jsonOf<ReindexJson>(run) };
+  };
+
   it('rewinds the checkpoint to N − 1; the follower re-appends the same events, which the projection skips', async () => {
     const before = envelopes(await readWholeLog(f.eventLog));
     const modelsBefore = await models(f);
@@ -150,11 +158,8 @@ describe('ops reindex (anvil + indexer follower + Postgres event log)', () => {
       const before = envelopes(await readWholeLog(f.eventLog));
       const indexerLog = eventLogIdentity({ kind: 'postgres', databaseUrl: f.db.url, schema: LOG_SCHEMA });
       writeFileSync(join(f.dataDir, 'instance.json'), JSON.stringify({ pids: { indexer: indexer.pid }, indexerLog }));
-      const n = await middleBlock();
-
-      const run = await runOps(['reindex', '--from-block', String(n), '--json'], opsEnv(f));
-      expect(run.code).toBe(0);
-      expect(jsonOf<ReindexJson>(run)).toMatchObject({
+      const { n, result } = await reindexFromTheMiddle();
+      expect(result).toMatchObject({
         fromBlock: n,
         checkpoint: n - 1,
         indexer: 'stopped',
@@ -226,10 +231,8 @@ describe('ops reindex (anvil + indexer follower + Postgres event log)', () => {
       // on the shorter branch the node has no block at the height of the log's checkpoint
       expect((await headOf(f.anvil.rpcUrl)) < checkpoint).toBe(branch === 'a shorter');
 
-      const n = await middleBlock();
-      const run = await runOps(['reindex', '--from-block', String(n), '--json'], opsEnv(f));
-      expect(run.code).toBe(0);
-      expect(jsonOf<ReindexJson>(run)).toMatchObject({
+      const { n, result } = await reindexFromTheMiddle();
+      expect(result).toMatchObject({
         fromBlock: n,
         checkpoint: n - 1,
         reverted: { fromBlock: base + 1, blocks: 3 },
