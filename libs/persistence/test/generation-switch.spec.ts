@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import {
   createReadModelDataSource,
+  dropRetiredGeneration,
   migrateReadModels,
   nextSchemaName,
   PostgresReadModelQueries,
@@ -83,5 +84,53 @@ describe('generation switch and snapshot readers', () => {
     // the next snapshot reads the new generation
     const entries = await queries.inSnapshot(async (snapshot) => (await snapshot.poolEntries(1n, null)).length);
     expect(entries).toBe(5);
+  });
+
+  /** A session holding `sql`'s tables in an open transaction (an analytics session, a pg_dump). */
+  const openTransaction = async (sql: string) => {
+    const client = new Client({ connectionString: db.url });
+    await client.connect();
+    await client.query('BEGIN');
+    await client.query(sql);
+    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    return { pid: rows[0].pid, end: () => client.query('COMMIT').then(() => client.end()) };
+  };
+
+  it('a transaction held open on the generation stalls neither readers nor the retired drop: both wait in turns', async () => {
+    // the retired generation of the first switch, read by a session that stays open
+    const retiredReader = await openTransaction('SELECT count(*) FROM lottery_retired.daily_pool_entries');
+    const executor = new Client({ connectionString: db.url, application_name: 'generation-switch' });
+    await executor.connect();
+    try {
+      const dropWhile = await dropRetiredGeneration(sqlExecutorOf(executor), 'lottery', '200ms');
+      await retiredReader.end();
+      expect([dropWhile, await dropRetiredGeneration(sqlExecutorOf(executor), 'lottery', '200ms')]).toEqual([
+        false,
+        true,
+      ]);
+
+      const third = await createReadModelDataSource({ url: db.url, schema: nextSchemaName('lottery') }).initialize();
+      await migrateReadModels(third);
+      await poolRound(third, nextSchemaName('lottery'), 7);
+      await third.destroy();
+
+      const holder = await openTransaction('SELECT position FROM lottery.projector_state');
+      const waitedFor: number[][] = [];
+      await executor.query('BEGIN');
+      const switching = promoteNextGeneration(sqlExecutorOf(executor), 'lottery', {
+        onWaiting: (holders) => waitedFor.push(holders),
+      }).then(() => executor.query('COMMIT'));
+      await eventually(async () => waitedFor.length > 0, 'the switch to say whom it waits for');
+      expect(waitedFor[0]).toEqual([holder.pid]);
+      // readers get through between the switch's attempts, on the generation still live
+      const queries = new PostgresReadModelQueries(reader);
+      const during = await queries.inSnapshot(async (snapshot) => (await snapshot.poolEntries(1n, null)).length);
+      expect(during).toBe(5);
+      await holder.end();
+      await switching;
+      expect(await queries.inSnapshot(async (snapshot) => (await snapshot.poolEntries(1n, null)).length)).toBe(7);
+    } finally {
+      await executor.end();
+    }
   });
 });

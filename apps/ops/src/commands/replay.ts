@@ -106,6 +106,7 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
     const bar = new ProgressReporter('replay', 'positions', 'events', run.logger, stream).startingAt(0);
     let reported = 0;
     let phase: ReplayProgress['phase'] = 'folding';
+    let waitingFor = '';
     let result: ReplayProgress;
     try {
       result = await replayIntoFreshSchema({
@@ -117,6 +118,16 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
         maxHeldTickets: run.maxHeldTickets,
         reorgWindowBlocks: run.reorgWindowBlocks,
         signal: run.signal,
+        onSwitchWaiting: (holders) => {
+          const said = holders.join(',');
+          if (said === waitingFor) return;
+          waitingFor = said;
+          note(
+            `the switch waits for the session(s) ${said || '(gone)'} with an open transaction on "${live}" ` +
+              '(the API keeps being served meanwhile; pg_stat_activity says what they are)',
+            { waitingFor: holders },
+          );
+        },
         onProgress: (p) => {
           const items = p.records - reported;
           reported = p.records;

@@ -91,21 +91,80 @@ export function pinGenerationSql(schema: string): string {
   return `LOCK TABLE "${readSchemaName(schema)}".${GENERATION_LOCK_TABLE} IN ACCESS SHARE MODE`;
 }
 
+/** How long one attempt of the switch waits for the readers of the live generation (see takeGenerationLock). */
+const GENERATION_LOCK_ATTEMPT = '500ms';
+/** Postgres's lock_not_available: a lock_timeout ran out. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+export interface GenerationSwitchOptions {
+  /** Told, after each attempt that timed out, which backends still hold the live generation. */
+  onWaiting?: (holders: number[]) => void;
+  signal?: AbortSignal;
+}
+
 /**
  * Inside the caller's transaction: the live schema becomes `<schema>_retired` and the next generation
  * takes its name. Readers resolve `<schema>.table` by name, so every query after the commit reads the
  * new generation; the caller drops the retired one after committing.
  */
-export async function promoteNextGeneration(db: SqlExecutor, schema: string): Promise<void> {
+export async function promoteNextGeneration(
+  db: SqlExecutor,
+  schema: string,
+  options: GenerationSwitchOptions = {},
+): Promise<void> {
   const live = readSchemaName(schema);
   const exists = (await db.query(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [live])) as unknown[];
   if (exists.length > 0) {
-    await db.query(`LOCK TABLE "${live}".${GENERATION_LOCK_TABLE} IN ACCESS EXCLUSIVE MODE`);
+    await takeGenerationLock(db, live, options);
     await db.query(`ALTER SCHEMA "${live}" RENAME TO "${retiredSchemaName(live)}"`);
   }
   await db.query(`ALTER SCHEMA "${nextSchemaName(live)}" RENAME TO "${live}"`);
 }
 
-export async function dropRetiredGeneration(db: SqlExecutor, schema: string): Promise<void> {
-  await db.query(`DROP SCHEMA IF EXISTS "${retiredSchemaName(schema)}" CASCADE`);
+/**
+ * The generation lock, exclusively, in attempts of GENERATION_LOCK_ATTEMPT. A request waiting for it
+ * queues every new reader behind it, so one open transaction that read the live schema (an analytics
+ * session, a pg_dump) would stall the pool API, `ops status` and the projector for as long as it stays
+ * open. Between attempts the readers queued behind get through; the switch goes on trying.
+ */
+async function takeGenerationLock(db: SqlExecutor, live: string, options: GenerationSwitchOptions): Promise<void> {
+  for (;;) {
+    options.signal?.throwIfAborted();
+    await db.query('SAVEPOINT generation_lock');
+    await db.query(`SET LOCAL lock_timeout = '${GENERATION_LOCK_ATTEMPT}'`);
+    try {
+      await db.query(`LOCK TABLE "${live}".${GENERATION_LOCK_TABLE} IN ACCESS EXCLUSIVE MODE`);
+      await db.query('RELEASE SAVEPOINT generation_lock');
+      await db.query('SET LOCAL lock_timeout TO DEFAULT');
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== LOCK_NOT_AVAILABLE) throw error;
+      await db.query('ROLLBACK TO SAVEPOINT generation_lock');
+    }
+    const holders = (await db.query(
+      `SELECT DISTINCT pid FROM pg_locks
+        WHERE relation = $1::regclass AND granted AND pid <> pg_backend_pid() ORDER BY pid`,
+      [`"${live}".${GENERATION_LOCK_TABLE}`],
+    )) as { pid: number }[];
+    options.onWaiting?.(holders.map((h) => h.pid));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Drops the retired generation, waiting at most `lockTimeout` for its last readers; false when they
+ * outlasted it (the next replay's start drops it, see dropLeftoverGenerations).
+ */
+export async function dropRetiredGeneration(db: SqlExecutor, schema: string, lockTimeout = '2s'): Promise<boolean> {
+  await db.query('BEGIN');
+  try {
+    await db.query(`SET LOCAL lock_timeout = '${lockTimeout}'`);
+    await db.query(`DROP SCHEMA IF EXISTS "${retiredSchemaName(schema)}" CASCADE`);
+    await db.query('COMMIT');
+    return true;
+  } catch (error) {
+    await db.query('ROLLBACK');
+    if ((error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return false;
+    throw error;
+  }
 }

@@ -42,6 +42,8 @@ export interface ReplayOptions {
    */
   maxHeldTickets?: number;
   onProgress?: (progress: ReplayProgress) => void;
+  /** The switch is waiting for these backends, which hold the live schema in an open transaction. */
+  onSwitchWaiting?: (holders: number[]) => void;
   /** Aborting stops between batches; the live schema is untouched until the final switch. */
   signal?: AbortSignal;
 }
@@ -138,7 +140,7 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
         }
         // the last moment an abort can keep the live schema: after the commit the switch is done
         options.signal?.throwIfAborted();
-        await promoteNextGeneration(db, live);
+        await promoteNextGeneration(db, live, { onWaiting: options.onSwitchWaiting, signal: options.signal });
         await runner.commitTransaction();
       } catch (error) {
         // a connection that broke mid-switch fails its ROLLBACK too; the first error is the cause
@@ -147,7 +149,8 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
       }
     });
     // The switch is committed: no step of the replay after it reports the replay as failed. A retired
-    // generation left behind (its drop failed) is dropped, and reported, by the next replay's start.
+    // generation left behind (its drop failed, or its last readers outlasted the drop's wait) is dropped,
+    // and reported, by the next replay's start.
     await withExecutor(dataSource, (db) => dropRetiredGeneration(db, live)).catch(() => undefined);
     // the log was read to its end under the lock, so the tail is where the replay stopped
     const progress = meter.snapshot('done', position, position);
