@@ -145,6 +145,9 @@ describe('ops reindex (anvil + indexer follower + Postgres event log)', () => {
     const malformed = await runOps(['reindex', '--from-block', 'ten'], opsEnv(f));
     expect(malformed.code).toBe(1);
     expect(malformed.stderr).toMatch(/expected a non-negative integer, got "ten"/);
+
+    const noLog = await runOps(['reindex', '--from-block', '5'], opsEnv(f, { EVENT_LOG_SCHEMA: 'typo_log' }));
+    expect(noLog.stderr).toMatch(/error: there is no event log at EVENT_LOG=postgres, EVENT_LOG_SCHEMA=typo_log/);
     expect(await f.eventLog.lastCheckpoint()).toEqual(checkpoint);
   });
 

@@ -141,6 +141,22 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
     });
   });
 
+  it('refuses an event log that does not exist, naming the setting, instead of an SQL error', async () => {
+    for (const args of [
+      ['replay', '--json'],
+      ['replay', '--new-log', '--json'],
+    ]) {
+      const run = await runOps(args, opsEnv(f, { EVENT_LOG_SCHEMA: 'typo_log' }));
+      expect(run.code).toBe(1);
+      expect(jsonOf(run)).toEqual({
+        error:
+          "there is no event log at EVENT_LOG=postgres, EVENT_LOG_SCHEMA=typo_log: is that the indexer's? " +
+          '(it creates its log on its first start). Nothing was changed.',
+      });
+    }
+    expect(await generations()).toEqual([]);
+  });
+
   it('replays a log the chain was indexed into again with --new-log, which the position check alone refuses', async () => {
     const history = lotteryHistory({
       seed: 5,

@@ -6,6 +6,7 @@ import { PROJECTOR_APPLICATION_NAME, replayIntoFreshSchema, type ReplayProgress 
 import { createLogger, ProgressReporter, type Logger } from '@lottery/telemetry';
 import { databaseUrl } from '../connection';
 import { print } from '../output';
+import { isUndefinedTable, logSetting, noSuchLog } from '../event-log-errors';
 import { positiveInt } from './options';
 import { chainIdOf, eventLogConfigOf, loadPipelineEnv } from './pipeline-env';
 
@@ -80,15 +81,15 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
     ).rows.map((r) => r.nspname);
     if (leftovers.length > 0) run.logger.warn({ leftovers }, 'dropping what an interrupted replay left behind');
 
-    const head = await eventLog.head();
-    const tail = await eventLog.tail();
+    const [head, tail] = await Promise.all([eventLog.head(), eventLog.tail()]).catch((error: unknown) => {
+      throw isUndefinedTable(error) ? new Error(`${noSuchLog(run.log)}. Nothing was changed.`) : error;
+    });
     const folded = await livePosition(guard, live);
     if (run.newLog) await refuseForANewLog(guard, head, tail);
     if (folded !== null && folded >= tail && !run.newLog) {
       throw new Error(
         `the event log ends before position ${folded}, which the live schema "${live}" has already folded: ` +
-          `is this the projector's event log (EVENT_LOG=${run.log.kind}` +
-          `${run.log.kind === 'postgres' ? `, EVENT_LOG_SCHEMA=${run.log.schema ?? 'event_log'}` : ''})? ` +
+          `is this the projector's event log (${logSetting(run.log)})? ` +
           `Nothing was changed. (If the chain was indexed again into this new log, replay with --new-log.)`,
       );
     }

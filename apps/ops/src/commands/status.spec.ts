@@ -103,7 +103,7 @@ describe('ops status', () => {
 
   it('reports an event log the indexer has not created yet as empty, and says when the read-model schema does not exist (a mistyped READ_SCHEMA)', async () => {
     const before = await statusWith({ result: '0x1' }, undefined, { EVENT_LOG_SCHEMA: 'never_indexed_log' });
-    expect(before.indexer).toMatchObject({ indexedBlock: null, logTail: 0 });
+    expect(before.indexer).toMatchObject({ indexedBlock: null, logTail: 0, logExists: false });
     expect(before.projector.lagEvents).toBe(0);
     expect((await statusWith({ result: '0x1' }, undefined, { READ_SCHEMA: 'lotery' })).projector).toMatchObject({
       readSchema: 'lotery',

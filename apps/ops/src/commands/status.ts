@@ -6,6 +6,7 @@ import { FOLD_RULES_VERSION } from '@lottery/projection';
 import { databaseUrl } from '../connection';
 import { readState, runsInstanceProcess } from '../data-dir';
 import { displayedUrl, print } from '../output';
+import { isUndefinedTable } from '../event-log-errors';
 import { chainIdOf, eventLogConfigOf, loadPipelineEnv, rpcUrlOf } from './pipeline-env';
 import { replayLockName } from './replay';
 
@@ -14,7 +15,14 @@ export interface InstanceStatus {
   chainId: number;
   contracts: Record<string, string>;
   chain: { headBlock: number | null; error?: string };
-  indexer: { indexedBlock: number | null; lagBlocks: number | null; eventLog: string; logTail: number };
+  indexer: {
+    indexedBlock: number | null;
+    lagBlocks: number | null;
+    eventLog: string;
+    logTail: number;
+    /** False for a Postgres log whose tables are not there: before the indexer's first start, or a mistyped EVENT_LOG_SCHEMA. */
+    logExists: boolean;
+  };
   projector: {
     readSchema: string;
     /** False before `migrate` or the projector's first start created it, or for a mistyped READ_SCHEMA. */
@@ -73,10 +81,6 @@ function contractsOf(env: NodeJS.ProcessEnv): Record<string, string> {
   return given.length > 0 ? Object.fromEntries(given) : (readState().contracts ?? {});
 }
 
-/** Postgres's "relation does not exist" (42P01) or "schema does not exist" (3F000). */
-const isUndefinedTable = (error: unknown): boolean =>
-  ['42P01', '3F000'].includes(String((error as { code?: unknown } | null)?.code));
-
 /** Everything `ops status` reports, read from the node, the event log and the read models. */
 export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Promise<InstanceStatus> {
   const state = readState();
@@ -89,6 +93,7 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
   let indexedBlock: number | null;
   let logHead: number;
   let logTail: number;
+  let logExists = true;
   try {
     indexedBlock = (await eventLog.lastCheckpoint())?.blockNumber ?? null;
     logHead = await eventLog.head();
@@ -96,7 +101,7 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
   } catch (error) {
     // the Postgres log's tables come with the indexer's first start: before it, the log is empty
     if (!isUndefinedTable(error)) throw error;
-    [indexedBlock, logHead, logTail] = [null, 0, 0];
+    [indexedBlock, logHead, logTail, logExists] = [null, 0, 0, false];
   } finally {
     await eventLog.close();
   }
@@ -164,6 +169,7 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
       eventLog:
         pipeline.EVENT_LOG === 'kafka' ? `kafka ${pipeline.KAFKA_BROKERS}` : `postgres "${pipeline.EVENT_LOG_SCHEMA}"`,
       logTail,
+      logExists,
     },
     projector,
     processes: Object.fromEntries(
@@ -183,10 +189,14 @@ function describe(s: InstanceStatus): string {
     ...contracts,
     `indexer      block ${s.indexer.indexedBlock ?? 'none yet'}` +
       (s.indexer.lagBlocks === null ? '' : `, ${s.indexer.lagBlocks} blocks behind the head`) +
-      `; event log ${s.indexer.eventLog}, ${s.indexer.logTail} positions`,
+      `; event log ${s.indexer.eventLog}, next position ${s.indexer.logTail}` +
+      (s.indexer.logExists ? '' : ' (no such log yet: is EVENT_LOG_SCHEMA right?)'),
     `projector    position ${s.projector.position ?? 'none yet'}, ${s.projector.lagEvents} events behind the log` +
       `; read models "${s.projector.readSchema}"` +
       (s.projector.readSchemaExists ? '' : ' (no such schema yet: is READ_SCHEMA right?)') +
+      (s.projector.position !== null && s.projector.position >= s.indexer.logTail
+        ? " (folded past the end of this event log: is it the projector's?)"
+        : '') +
       (s.projector.replayInProgress ? ' (a replay is building the next generation)' : '') +
       (s.projector.replayNeeded
         ? `; folded under fold rules ${s.projector.foldRules}, this code folds ${FOLD_RULES_VERSION}: run \`ops replay\``
