@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Command, CommanderError } from 'commander';
 import { registerApiKeys } from './commands/api-keys';
 import { readState } from './data-dir';
-import { withUrlsHidden } from './output';
+import { reportFailure } from './output';
 import { registerReindex } from './commands/reindex';
 import { registerReplay } from './commands/replay';
 import { registerMigrate } from './commands/migrate';
@@ -26,22 +26,16 @@ registerPartners(program);
 registerMigrate(program);
 registerReset(program);
 
-/**
- * A failure exits 1 with `error: <message>` on stderr (commander has already printed its own refusals
- * there); with --json, stdout also gets it as JSON: `{"error"}`, or for start's event lines
- * `{"event":"error","error"}`.
- */
+/** A failure exits 1 (commander's refusals with their own code), reported as reportFailure says. */
 program.parseAsync(process.argv).catch((error: unknown) => {
   const refused = error instanceof CommanderError;
   // help and --version end this way too, successfully
   if (refused && error.exitCode === 0) process.exit(0);
   const raw = error instanceof Error ? error.message.replace(/^error: /, '') : String(error);
   // a node's error (viem's) quotes its URL, whose path or user info may hold a provider's key
-  const message = withUrlsHidden(raw, [process.env['RPC_URL'], process.env['RPC_WS_URL'], readState().rpcUrl]);
-  if (!refused) process.stderr.write(`error: ${message}\n`);
-  if (process.argv.includes('--json')) {
-    const failure = process.argv[2] === 'start' ? { event: 'error', error: message } : { error: message };
-    process.stdout.write(`${JSON.stringify(failure)}\n`);
-  }
+  reportFailure(raw, {
+    onStderr: !refused,
+    nodeUrls: [process.env['RPC_URL'], process.env['RPC_WS_URL'], readState().rpcUrl],
+  });
   process.exit(refused ? error.exitCode : 1);
 });

@@ -5,7 +5,7 @@ import { nextSchemaName, readSchemaName, retiredSchemaName } from '@lottery/pers
 import { PROJECTOR_APPLICATION_NAME, replayIntoFreshSchema, type ReplayProgress } from '@lottery/projection';
 import { createLogger, ProgressReporter, type Logger } from '@lottery/telemetry';
 import { databaseUrl } from '../connection';
-import { print } from '../output';
+import { print, reportFailure } from '../output';
 import { isUndefinedTable, logSetting, noSuchLog } from '../event-log-errors';
 import { positiveInt } from './options';
 import { chainIdOf, eventLogConfigOf, loadPipelineEnv } from './pipeline-env';
@@ -238,7 +238,14 @@ export function registerReplay(program: Command): void {
       const abort = new AbortController();
       const logger = createLogger('ops');
       const onSignal = () => {
-        if (abort.signal.aborted) process.exit(130);
+        if (abort.signal.aborted) {
+          reportFailure(
+            `replay abandoned at once: "${env.READ_SCHEMA}" serves as it did, or as switched if the switch had ` +
+              `committed; a half-built "${nextSchemaName(env.READ_SCHEMA)}" left behind is dropped by the next replay`,
+            { onStderr: true, nodeUrls: [] },
+          );
+          process.exit(130);
+        }
         process.stderr.write(
           '\ninterrupting the replay after the current batch or index build (again to quit at once)\n',
         );
