@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Command, CommanderError } from 'commander';
 import { registerApiKeys } from './commands/api-keys';
 import { readState } from './data-dir';
+import { explainedFailure } from './connection';
 import { reportFailure } from './output';
 import { registerReindex } from './commands/reindex';
 import { registerReplay } from './commands/replay';
@@ -27,7 +28,8 @@ registerMigrate(program);
 registerReset(program);
 
 /** A failure exits 1 (commander's refusals with their own code), reported as reportFailure says. */
-program.parseAsync(process.argv).catch((error: unknown) => {
+program.parseAsync(process.argv).catch((failure: unknown) => {
+  const error = explainedFailure(failure);
   const refused = error instanceof CommanderError;
   // help and --version end this way too, successfully
   if (refused && error.exitCode === 0) process.exit(0);
