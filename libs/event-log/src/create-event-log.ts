@@ -18,12 +18,14 @@ export function createEventLog(config: EventLogConfig): EventLog {
 /**
  * Which log a configuration names, as one string: two configurations name the same log exactly when
  * their identities are equal (the adapters' defaults applied; the database's address without its
- * credentials, which say who connects, not where).
+ * credentials, which say who connects, not where; `localhost` as the loopback address `ops start`
+ * records).
  */
 export function eventLogIdentity(config: EventLogConfig): string {
   if (config.kind === 'kafka') {
     return `kafka ${[...config.brokers].sort().join(',')} ${config.topicPrefix ?? DEFAULT_TOPIC_PREFIX} ${config.chainId}`;
   }
   const url = new URL(config.databaseUrl);
-  return `postgres ${url.hostname}:${url.port || '5432'}${url.pathname} ${config.schema ?? DEFAULT_LOG_SCHEMA}`;
+  const host = url.hostname === 'localhost' ? '127.0.0.1' : url.hostname;
+  return `postgres ${host}:${url.port || '5432'}${url.pathname} ${config.schema ?? DEFAULT_LOG_SCHEMA}`;
 }

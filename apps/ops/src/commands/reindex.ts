@@ -5,7 +5,7 @@ import { readState, type InstanceState } from '../data-dir';
 import { print } from '../output';
 import { isUndefinedTable, noSuchLog } from '../event-log-errors';
 import { blockTrail, checkFromBlock, planRewind } from '../reindex/checkpoint-rewind';
-import { findEmbeddedIndexer, stopIndexer } from '../reindex/embedded-indexer';
+import { embeddedIndexerRestarting, findEmbeddedIndexer, stopIndexer } from '../reindex/embedded-indexer';
 import { nonNegativeInt } from './options';
 import { chainIdOf, deployBlockOf, eventLogConfigOf, loadPipelineEnv, rpcUrlOf } from './pipeline-env';
 
@@ -33,7 +33,7 @@ export interface ReindexResult {
   /** Set when the chain had reorganised since the indexer's last append: those blocks were reverted too. */
   reverted: { fromBlock: number; blocks: number } | null;
   /** `stopped`: the embedded indexer was stopped (its supervisor restarts it); `restart-required`: no indexer of ours ran. */
-  indexer: 'stopped' | 'restart-required';
+  indexer: 'stopped' | 'restarting' | 'restart-required';
   stoppedPid: number | null;
   eventLog: EventLogConfig['kind'];
 }
@@ -61,6 +61,7 @@ export async function runReindex(run: ReindexRun): Promise<ReindexResult> {
     // head: on a chain that reorganised onto a shorter branch the rewind goes down to a block it has.
     const trail = await blockTrail(rpc, Math.min(run.fromBlock - 1, await rpc.headNumber()), run.reorgDepth);
     let stoppedPid: number | null = null;
+    const restarting = embeddedIndexerRestarting(run.embeddedPids);
     const indexerPid = findEmbeddedIndexer(run.embeddedPids);
     if (indexerPid !== undefined) {
       await stopIndexer(indexerPid, run.stopTimeoutMs ?? 30_000);
@@ -83,7 +84,7 @@ export async function runReindex(run: ReindexRun): Promise<ReindexResult> {
       previousCheckpoint: current.blockNumber,
       checkpoint: rewind.checkpoint.blockNumber,
       reverted: rewind.reverted,
-      indexer: stoppedPid === null ? 'restart-required' : 'stopped',
+      indexer: stoppedPid !== null ? 'stopped' : restarting ? 'restarting' : 'restart-required',
       stoppedPid,
       eventLog: run.log.kind,
     };
@@ -103,6 +104,10 @@ function describe(r: ReindexResult): string {
   if (r.indexer === 'stopped') {
     lines.push(
       `stopped the embedded indexer (pid ${r.stoppedPid}); its supervisor starts it again in 2 s and it re-reads from block ${r.fromBlock}`,
+    );
+  } else if (r.indexer === 'restarting') {
+    lines.push(
+      `the embedded instance's supervisor is starting its indexer again (it had stopped): it re-reads from block ${r.fromBlock}`,
     );
   } else {
     lines.push(

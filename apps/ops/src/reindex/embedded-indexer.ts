@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { appEntry, isLive, runsEntry } from '../process-identity';
 
 const INDEXER_ENTRY = appEntry('indexer');
+const OPS_ENTRY = appEntry('ops');
 
 /**
  * True when `pid` is a live apps/indexer process. The pid comes from the embedded instance's state file,
@@ -40,6 +41,14 @@ export function findEmbeddedIndexer(pids: Record<string, number> | undefined): n
   const ops = pids['ops'];
   if (!ops || !isLive(ops)) return undefined;
   return indexerChildren(ops)[0];
+}
+
+/**
+ * True when the recorded `ops start` runs, though no indexer does: its supervisor starts the indexer
+ * again (2 s after it exited), and the new one reads the log's checkpoint.
+ */
+export function embeddedIndexerRestarting(pids: Record<string, number> | undefined): boolean {
+  return runsEntry(pids?.['ops'], OPS_ENTRY) && findEmbeddedIndexer(pids) === undefined;
 }
 
 /**
