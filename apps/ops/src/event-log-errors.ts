@@ -11,7 +11,16 @@ export function logSetting(log: EventLogConfig): string {
     : 'EVENT_LOG=kafka';
 }
 
-/** Why a command stops at a Postgres log whose tables are not there. */
-export function noSuchLog(log: EventLogConfig): string {
-  return `there is no event log at ${logSetting(log)}: is that the indexer's? (it creates its log on its first start)`;
+/**
+ * For a read of `log` that changes nothing: a Postgres log whose tables are not there is refused with
+ * its setting named, instead of Postgres's "relation does not exist"; any other error passes unchanged.
+ */
+export function refusingAMissingLog(log: EventLogConfig): (error: unknown) => never {
+  return (error) => {
+    if (!isUndefinedTable(error)) throw error;
+    throw new Error(
+      `there is no event log at ${logSetting(log)}: is that the indexer's? ` +
+        '(it creates its log on its first start). Nothing was changed.',
+    );
+  };
 }

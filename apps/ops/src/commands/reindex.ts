@@ -3,7 +3,7 @@ import { LotteryRpc } from '@lottery/chain';
 import { createEventLog, eventLogIdentity, type EventLogConfig } from '@lottery/event-log';
 import { readState, type InstanceState } from '../data-dir';
 import { print } from '../output';
-import { isUndefinedTable, noSuchLog } from '../event-log-errors';
+import { refusingAMissingLog } from '../event-log-errors';
 import { blockTrail, checkFromBlock, planRewind } from '../reindex/checkpoint-rewind';
 import { embeddedIndexerRestarting, findEmbeddedIndexer, stopIndexer } from '../reindex/embedded-indexer';
 import { nonNegativeInt } from './options';
@@ -52,9 +52,7 @@ export async function runReindex(run: ReindexRun): Promise<ReindexResult> {
   }
   const eventLog = createEventLog(run.log);
   try {
-    const before = await eventLog.lastCheckpoint().catch((error: unknown) => {
-      throw isUndefinedTable(error) ? new Error(`${noSuchLog(run.log)}. Nothing was changed.`) : error;
-    });
+    const before = await eventLog.lastCheckpoint().catch(refusingAMissingLog(run.log));
     checkFromBlock(run.fromBlock, before, { deployBlock: run.deployBlock });
     // Fetched before the indexer is stopped: its supervisor restarts it 2 s after it exits, and the
     // rewind must be appended well before the new process reads the checkpoint. Not above the node's

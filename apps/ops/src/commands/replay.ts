@@ -6,7 +6,7 @@ import { PROJECTOR_APPLICATION_NAME, replayIntoFreshSchema, type ReplayProgress 
 import { createLogger, ProgressReporter, type Logger } from '@lottery/telemetry';
 import { databaseUrl } from '../connection';
 import { print, reportFailure } from '../output';
-import { isUndefinedTable, logSetting, noSuchLog } from '../event-log-errors';
+import { logSetting, refusingAMissingLog } from '../event-log-errors';
 import { positiveInt } from './options';
 import { chainIdOf, eventLogConfigOf, loadPipelineEnv } from './pipeline-env';
 
@@ -81,9 +81,7 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
     ).rows.map((r) => r.nspname);
     if (leftovers.length > 0) run.logger.warn({ leftovers }, 'dropping what an interrupted replay left behind');
 
-    const [head, tail] = await Promise.all([eventLog.head(), eventLog.tail()]).catch((error: unknown) => {
-      throw isUndefinedTable(error) ? new Error(`${noSuchLog(run.log)}. Nothing was changed.`) : error;
-    });
+    const [head, tail] = await Promise.all([eventLog.head(), eventLog.tail()]).catch(refusingAMissingLog(run.log));
     const folded = await livePosition(guard, live);
     if (run.newLog) await refuseForANewLog(guard, head, tail);
     if (folded !== null && folded >= tail && !run.newLog) {

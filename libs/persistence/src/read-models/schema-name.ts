@@ -5,7 +5,10 @@
  */
 export const DEFAULT_READ_SCHEMA = 'lottery';
 
-const IDENTIFIER = /^[a-z_][a-z0-9_]{0,50}$/;
+/** The longest schema name any read-model generation may have. */
+const NAME_MAX_LENGTH = 51;
+const identifierOfAtMost = (length: number) => new RegExp(`^[a-z_][a-z0-9_]{0,${length - 1}}$`);
+const IDENTIFIER = identifierOfAtMost(NAME_MAX_LENGTH);
 
 export function readSchemaName(name: string = DEFAULT_READ_SCHEMA): string {
   if (!IDENTIFIER.test(name)) {
@@ -16,8 +19,8 @@ export function readSchemaName(name: string = DEFAULT_READ_SCHEMA): string {
 
 const GENERATION_SUFFIX = /_(next|retired)$/;
 /** The longest live schema name whose replay generations (`_retired`, the longer suffix) are valid too. */
-const SETTING_MAX_LENGTH = 51 - '_retired'.length;
-const SETTING = new RegExp(`^[a-z_][a-z0-9_]{0,${SETTING_MAX_LENGTH - 1}}$`);
+const SETTING_MAX_LENGTH = NAME_MAX_LENGTH - '_retired'.length;
+const SETTING = identifierOfAtMost(SETTING_MAX_LENGTH);
 
 /**
  * Why `name` cannot be the live schema an operator configures (READ_SCHEMA), or null. A replay of schema
