@@ -5,8 +5,8 @@ import {
   migrateAccounts,
   PostgresReadModelQueries,
 } from '@lottery/persistence';
-import { stopWhenParentExits } from '@lottery/telemetry';
-import { ConfigError, loadApiConfig } from './config/api-config';
+import { ConfigError, stopWhenParentExits } from '@lottery/telemetry';
+import { loadApiConfig } from './config/api-config';
 import { createApiApp } from './create-api-app';
 import { closeWithin } from './http/close-within';
 import { CachedApiKeyLookup } from './auth/cached-api-key-lookup';

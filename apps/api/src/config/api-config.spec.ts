@@ -1,4 +1,5 @@
-import { ConfigError, loadApiConfig } from './api-config';
+import { ConfigError } from '@lottery/telemetry';
+import { loadApiConfig } from './api-config';
 
 const DATABASE_URL = 'postgres://u:p@localhost:5432/lottery';
 

@@ -1,5 +1,5 @@
 import { isDataApiEnvironment, KEY_WORD_PATTERN, PARTNER_KEY_WORD, READ_SCHEMA_ENV } from '@lottery/persistence';
-import { setVariables } from '@lottery/telemetry';
+import { ConfigError, setVariables } from '@lottery/telemetry';
 import { z } from 'zod';
 import { SPEC_TIER_LIMITS, type TierLimits } from '../rate-limit/tier-limits';
 import { type GiveawaysConfig, giveawaysPresenceProblems, resolveGiveawaysConfig } from './giveaways-config';
@@ -105,13 +105,6 @@ export const API_ENV_SCHEMA = ENV_SCHEMA;
 /** Every variable the API reads. */
 export const API_ENV_KEYS: readonly string[] = Object.keys(ENV_SCHEMA.shape);
 
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`invalid API configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-  }
-}
-
 /** Reads and validates the environment once at start-up; every problem is reported, not just the first. */
 export function loadApiConfig(env: NodeJS.ProcessEnv): ApiConfig {
   const present = setVariables(env);
@@ -120,10 +113,10 @@ export function loadApiConfig(env: NodeJS.ProcessEnv): ApiConfig {
     ...(parsed.error?.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`) ?? []),
     ...giveawaysPresenceProblems(present),
   ];
-  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  if (!parsed.success || problems.length > 0) throw new ConfigError('api', problems);
   const e = parsed.data;
   const giveaways = resolveGiveawaysConfig(e);
-  if (giveaways.problems.length > 0) throw new ConfigError(giveaways.problems);
+  if (giveaways.problems.length > 0) throw new ConfigError('api', giveaways.problems);
   return {
     port: e.PORT,
     host: e.HOST,
