@@ -4,6 +4,7 @@ import type { GrantRecord } from '@lottery/persistence';
 import { eventually, rpcCall, testWallets } from '@lottery/pipeline-testing';
 import { startRpcFaultProxy } from '@lottery/testing';
 import Redis from 'ioredis';
+import { PURCHASED_EARLIER_MESSAGE } from '../src/partner-giveaways/partner-giveaways.service';
 import type { GiveawaysRuntime } from '../src/partner-giveaways/purchase/start-partner-giveaways';
 import { REPLACED_AFTER_BLOCKS, TicketBuyerChain } from '../src/partner-giveaways/purchase/ticket-buyer-chain';
 import { get, PartnerHarness, post } from './support/partner-harness';
@@ -183,13 +184,41 @@ describe('partner free tickets under faults', () => {
       await untilSucceeded(grant.id);
       expect([(await retried).statusCode, (await retried).json()]).toEqual([
         200,
-        { success: true, receipt: grant.txHash, message: 'Free ticket purchased' },
+        { success: true, receipt: grant.txHash, message: PURCHASED_EARLIER_MESSAGE },
       ]);
       expect(await harness.chain.partnerTickets(id)).toEqual([{ recipient: wallet, txHash: grant.txHash }]);
       await harness.expectConsistent(id, 2);
     } finally {
       await proxy.close();
     }
+  });
+
+  it('answers the retry after a 504 with the purchase that ended meanwhile, and buys again only on the next POST', async () => {
+    const { key, record } = await harness.partners.create({ name: 'late retry', quantity: 3, perWalletMax: 2 });
+    const [wallet] = testWallets(1, 30);
+    const queue = namespace();
+    // no signer yet: the POST gives up after 1 s, its job waits in the queue
+    const waiting = { redis: queue, config: { jobTimeoutMs: 1_000 }, tuning: { runWorker: false } };
+    const api = await harness.api(harness.runtime(waiting));
+    expect((await post(api, key, wallet)).statusCode).toBe(504);
+    harness.runtime({ redis: queue });
+    const [grant] = await harness.partners.grants({ partnerId: record.id, wallet });
+    await untilSucceeded(grant.id);
+    const { txHash } = (await harness.partners.grant(grant.id)) ?? {};
+
+    // the retry, after the purchase ended, gets its receipt: no second ticket, no "Wallet limit reached"
+    const retried = await post(api, key, wallet);
+    expect([retried.statusCode, retried.json()]).toEqual([
+      200,
+      { success: true, receipt: txHash, message: PURCHASED_EARLIER_MESSAGE },
+    ]);
+    expect(await harness.chain.partnerTickets(record.id)).toEqual([{ recipient: wallet, txHash }]);
+    // the outcome was owed once: the next POST buys the wallet's second ticket
+    const second = await post(api, key, wallet);
+    expect(second.json()).toMatchObject({ success: true, message: 'Free ticket purchased' });
+    expect(second.json().receipt).not.toBe(txHash);
+    expect(await harness.chain.partnerTickets(record.id)).toHaveLength(2);
+    await harness.expectConsistent(record.id, 3);
   });
 
   it('keeps a sent grant whose broadcast is refused while its nonce is unused, and settles it once a node takes it', async () => {

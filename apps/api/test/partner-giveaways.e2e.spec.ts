@@ -173,6 +173,11 @@ describe('partner free ticket API', () => {
         else expect(['Wallet limit reached', 'Free tickets limit reached']).toContain(body.error);
       });
       expect(new Set(bodies.filter((b) => b.success === true).map((b) => b.receipt)).size).toBe(10);
+      // only the POST that bought a ticket says so; one that waited for another's says whose it was
+      expect(bodies.filter((b) => b.message === 'Free ticket purchased')).toHaveLength(10);
+      for (const body of bodies.filter((b) => b.success === true && b.message !== 'Free ticket purchased')) {
+        expect(body.message).toBe('Free ticket purchased by an earlier request for this wallet');
+      }
       expect(bodies.filter((b) => b.error === 'Free tickets limit reached').length).toBeGreaterThan(0);
       expect((await harness.partners.get(record.id)).quantityLeft).toBe(0);
       expect(await harness.chain.partnerTickets(record.id)).toHaveLength(10);

@@ -17,6 +17,7 @@ export class AccountsPartnerLedger implements PartnerLedger {
   markSent: PartnerLedger['markSent'] = (id, txHash, rawTx) => this.partners().markSent(id, txHash, rawTx);
   markSucceeded: PartnerLedger['markSucceeded'] = (id) => this.partners().markSucceeded(id);
   release: PartnerLedger['release'] = (id, error, options) => this.partners().release(id, error, options);
+  oweOutcome: PartnerLedger['oweOutcome'] = (id) => this.partners().oweOutcome(id);
   whileSigning: PartnerLedger['whileSigning'] = (signal, work) => this.partners().whileSigning(signal, work);
 
   private partners(): PartnersService {

@@ -8,6 +8,8 @@ import { PARTNER_GIVEAWAYS, type PartnerGiveaways } from './partner-giveaways.to
 import { waitForGrantOutcome } from './purchase/grant-outcome';
 
 export const PURCHASED_MESSAGE = 'Free ticket purchased';
+/** The receipt of a purchase this POST did not start: a retry's, or a POST sent while another ran. */
+export const PURCHASED_EARLIER_MESSAGE = 'Free ticket purchased by an earlier request for this wallet';
 
 /**
  * How long queueing a purchase may take. A queue that has never reached Redis waits for it without end
@@ -39,15 +41,18 @@ export class PartnerGiveawaysService {
     const { ledger, queue, jobTimeoutMs } = this.enabled();
     const reservation = await ledger.reserve(partner.id, wallet);
     if (!reservation.reserved && 'reason' in reservation) return ineligible(reservation.reason);
-    // A purchase of this wallet already under way (a retry after a 504) is waited for, not queued again.
-    const grantId = reservation.reserved ? reservation.grant.id : reservation.underWay.id;
+    // A purchase of this wallet already under way, or one a 504 left unanswered, answers; none is queued.
+    const grantId = reservation.reserved ? reservation.grant.id : reservation.earlier.id;
     if (reservation.reserved) await this.queueOrRelease(grantId);
     // Past the timeout the job carries on: it still succeeds or releases the reservation by itself.
     const grant = await waitForGrantOutcome(ledger, queue, grantId, jobTimeoutMs);
     if (grant?.status === 'succeeded' && grant.txHash) {
-      return { success: true, receipt: grant.txHash, message: PURCHASED_MESSAGE };
+      const message = reservation.reserved ? PURCHASED_MESSAGE : PURCHASED_EARLIER_MESSAGE;
+      return { success: true, receipt: grant.txHash, message };
     }
     if (grant?.status === 'failed') throw new PlainApiError(500, grant.error ?? 'Transaction failed');
+    // Owed to the wallet's next POST; unrecorded (the database out of reach), that POST may buy again.
+    await ledger.oweOutcome(grantId).catch(() => undefined);
     throw new PlainApiError(504, STILL_PENDING_TEXT);
   }
 

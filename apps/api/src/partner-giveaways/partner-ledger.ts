@@ -14,5 +14,6 @@ export type PartnerLedger = Pick<
   | 'markSent'
   | 'markSucceeded'
   | 'release'
+  | 'oweOutcome'
   | 'whileSigning'
 >;

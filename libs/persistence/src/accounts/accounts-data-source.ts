@@ -4,6 +4,7 @@ import { ACCOUNTS_SCHEMA } from './accounts-schema';
 import { ApiKeyEntity } from './api-key.entity';
 import { CreateApiKeys1763856000000 } from './migrations/1763856000000-create-api-keys';
 import { CreatePartners1764720000000 } from './migrations/1764720000000-create-partners';
+import { GrantOutcomeOwed1766100000000 } from './migrations/1766100000000-grant-outcome-owed';
 import { PartnerEntity } from './partner.entity';
 import { PartnerGrantEntity } from './partner-grant.entity';
 
@@ -21,7 +22,7 @@ export function createAccountsDataSource(options: AccountsDataSourceOptions): Da
     url: options.url,
     schema: ACCOUNTS_SCHEMA,
     entities: [ApiKeyEntity, PartnerEntity, PartnerGrantEntity],
-    migrations: [CreateApiKeys1763856000000, CreatePartners1764720000000],
+    migrations: [CreateApiKeys1763856000000, CreatePartners1764720000000, GrantOutcomeOwed1766100000000],
     migrationsTableName: 'accounts_migrations',
     synchronize: false,
     migrationsRun: false,

@@ -95,6 +95,34 @@ export function listGrants(
   );
 }
 
+/**
+ * A POST answered 504 while this grant's purchase was under way: its outcome is owed to the wallet's
+ * next POST of the partner.
+ */
+export async function oweGrantOutcome(manager: EntityManager, id: string): Promise<void> {
+  await manager.query(`UPDATE ${GRANTS} SET outcome_owed = true WHERE id = $1`, [id]);
+}
+
+/**
+ * The wallet's oldest grant of this partner whose outcome a 504 left owed, marked paid (its answer is
+ * about to be given); null if none. Under the partner's lock, as every reservation.
+ */
+export async function takeOwedGrant(
+  manager: EntityManager,
+  partnerId: number,
+  wallet: string,
+): Promise<GrantRecord | null> {
+  const [grant] = await grants(
+    manager,
+    `UPDATE ${GRANTS} SET outcome_owed = false
+      WHERE id = (SELECT id FROM ${GRANTS} WHERE partner_id = $1 AND wallet = $2 AND outcome_owed
+                   ORDER BY created_at, id LIMIT 1)
+      RETURNING *`,
+    [partnerId, wallet],
+  );
+  return grant ?? null;
+}
+
 /** pending → sent, recording the one transaction signed for the grant. */
 export async function markGrantSent(
   manager: EntityManager,

@@ -34,6 +34,10 @@ export class PartnerGrantEntity {
   @Column({ type: 'text', nullable: true })
   error!: string | null;
 
+  /** A POST answered 504 for this grant: the wallet's next POST of the partner gets its outcome. */
+  @Column({ name: 'outcome_owed', type: 'boolean', default: false })
+  outcomeOwed!: boolean;
+
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;
 

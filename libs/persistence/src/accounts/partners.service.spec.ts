@@ -78,7 +78,7 @@ describe('PartnersService (Postgres)', () => {
     expect(first).toMatchObject({ reserved: true, grant: { status: 'pending', wallet: wallet(1) } });
     if (!first.reserved) throw new Error('expected a reservation');
     // while it is under way, the wallet gets it back; once it is done, the wallet's limit answers
-    expect(await partners.reserve(record.id, wallet(1))).toEqual({ reserved: false, underWay: first.grant });
+    expect(await partners.reserve(record.id, wallet(1))).toEqual({ reserved: false, earlier: first.grant });
     await partners.markSent(first.grant.id, HASH, '0x02f8');
     await partners.markSucceeded(first.grant.id);
     expect(await partners.reserve(record.id, wallet(1))).toEqual({ reserved: false, reason: 'wallet_limit_reached' });
@@ -92,6 +92,33 @@ describe('PartnersService (Postgres)', () => {
     expect(await partners.eligibility(record.id, wallet(4))).toEqual({ eligible: false, reason: 'partner_disabled' });
     expect(await partners.reserve(999_999, wallet(4))).toEqual({ reserved: false, reason: 'partner_not_found' });
     await expect(partners.reserve(record.id, '0x123')).rejects.toThrow(RangeError);
+  });
+
+  it("answers a purchase's outcome, once, to the POST after a 504, even when it ended meanwhile", async () => {
+    const { record } = await partners.create({ name: 'owed', quantity: 5, perWalletMax: 2 });
+    const first = await partners.reserve(record.id, wallet(1));
+    if (!first.reserved) throw new Error('expected a reservation');
+    await partners.oweOutcome(first.grant.id);
+    await partners.markSent(first.grant.id, HASH, '0x02f8');
+    await partners.markSucceeded(first.grant.id);
+    // the retry gets the purchase that ended, not a second ticket; the one after it buys
+    expect(await partners.reserve(record.id, wallet(1))).toMatchObject({
+      reserved: false,
+      earlier: { id: first.grant.id, status: 'succeeded', txHash: HASH },
+    });
+    const second = await partners.reserve(record.id, wallet(1));
+    expect(second).toMatchObject({ reserved: true });
+    if (!second.reserved) throw new Error('expected a reservation');
+    // a failure is owed too (its ticket given back): the retry learns it, and the next POST buys again
+    await partners.oweOutcome(second.grant.id);
+    await partners.release(second.grant.id, 'Transaction failed: reverted');
+    expect(await partners.reserve(record.id, wallet(1))).toMatchObject({
+      reserved: false,
+      earlier: { id: second.grant.id, status: 'failed', error: 'Transaction failed: reverted' },
+    });
+    expect(await partners.reserve(record.id, wallet(1))).toMatchObject({ reserved: true });
+    // a wallet's owed outcome is no other wallet's
+    expect(await partners.reserve(record.id, wallet(2))).toMatchObject({ reserved: true });
   });
 
   it('never reserves beyond the quantity or a wallet maximum under concurrent requests', async () => {

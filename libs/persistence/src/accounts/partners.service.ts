@@ -13,6 +13,8 @@ import {
   lockPartner,
   markGrantSent,
   markGrantSucceeded,
+  oweGrantOutcome,
+  takeOwedGrant,
 } from './partner-grant-queries';
 import {
   type GrantRecord,
@@ -38,8 +40,11 @@ export interface UpdatePartnerInput {
 export type Reservation =
   | { reserved: true; grant: GrantRecord }
   | { reserved: false; reason: IneligibilityReason }
-  /** The wallet already has a purchase of this partner under way: that one answers, none is added. */
-  | { reserved: false; underWay: GrantRecord };
+  /**
+   * The wallet's earlier purchase of this partner answers, none is added: one still under way, or one
+   * whose outcome a 504 left owed (`oweOutcome`).
+   */
+  | { reserved: false; earlier: GrantRecord };
 
 export interface ReleaseOptions {
   /** Release only a grant nothing was signed for yet (a caller that cannot know whether it was broadcast). */
@@ -176,7 +181,8 @@ export class PartnersService {
    * from `quantity_left` and record a pending grant. Concurrent reservations of a partner queue on the
    * lock, so neither the quantity nor a wallet's maximum can be overrun. A wallet with a purchase of this
    * partner still under way gets that one back instead (a POST retried after a 504, or sent twice at
-   * once): its outcome is the answer, and the wallet is not given a second ticket by a retry.
+   * once), and so does a wallet whose purchase ended after a 504 was answered for it (a retry that came
+   * late): its outcome is the answer, and the wallet is not given a second ticket by a retry.
    */
   async reserve(partnerId: number, wallet: string): Promise<Reservation> {
     const address = normalizeAddress(wallet);
@@ -184,8 +190,11 @@ export class PartnersService {
     return this.dataSource.transaction(async (tx) => {
       if (!(await lockPartner(tx, partnerId))) return { reserved: false, reason: 'partner_not_found' };
       // Statements after the lock: in READ COMMITTED they see every grant committed by earlier lock holders.
-      const [underWay] = await listGrants(tx, { partnerId, wallet: address, unfinished: true, limit: 1 });
-      if (underWay) return { reserved: false, underWay };
+      // the retry a 504 asked for gets that purchase's outcome, which is then owed no more
+      const earlier =
+        (await takeOwedGrant(tx, partnerId, address)) ??
+        (await listGrants(tx, { partnerId, wallet: address, unfinished: true, limit: 1 }))[0];
+      if (earlier) return { reserved: false, earlier };
       const eligibility = evaluateEligibility(await eligibilityFacts(tx, partnerId, address));
       if (!eligibility.eligible) return { reserved: false, reason: eligibility.reason };
       return { reserved: true, grant: await insertPendingGrant(tx, partnerId, address) };
@@ -199,6 +208,14 @@ export class PartnersService {
   grants(filter: { partnerId?: number; wallet?: string } = {}): Promise<GrantRecord[]> {
     const wallet = filter.wallet === undefined ? undefined : normalizeAddress(filter.wallet);
     return listGrants(this.dataSource.manager, { partnerId: filter.partnerId, wallet });
+  }
+
+  /**
+   * A POST answered 504 for this grant: the wallet's next POST of the partner answers the grant's
+   * outcome (its receipt, or its failure) instead of buying another ticket.
+   */
+  oweOutcome(id: string): Promise<void> {
+    return oweGrantOutcome(this.dataSource.manager, id);
   }
 
   /** Pending and sent grants, oldest first: what recovery re-queues after a crash or a lost queue. */

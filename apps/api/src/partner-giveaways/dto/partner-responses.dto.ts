@@ -30,6 +30,11 @@ export class PurchaseSucceededDto {
   @ApiProperty({ type: 'string', pattern: PATTERNS.txHash, description: 'Hash of the mined purchase transaction' })
   receipt!: string;
 
-  @ApiProperty({ type: 'string', example: 'Free ticket purchased' })
+  @ApiProperty({
+    type: 'string',
+    enum: ['Free ticket purchased', 'Free ticket purchased by an earlier request for this wallet'],
+    description:
+      "The second: the receipt of the wallet's purchase that an earlier POST started (after a 504, or at once)",
+  })
   message!: string;
 }
