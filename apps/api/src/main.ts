@@ -17,7 +17,7 @@ import { BackgroundDataSource } from './database/background-data-source';
 import { pipelineReadiness } from './health/pipeline-readiness';
 import { createAppLogger } from './logger';
 import { startPartnerGiveaways } from './partner-giveaways/purchase/start-partner-giveaways';
-import { createRateLimitStore } from './rate-limit/create-rate-limit-store';
+import { createRateLimits } from './rate-limit/create-rate-limit-store';
 
 /** Shutdown lets requests in flight finish for this long, then closes what is still open. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   accounts.start();
   await Promise.all([readModels, accounts].map((db) => db.waitUntilReady(STARTUP_DATABASE_WAIT_MS)));
 
-  const rateLimitStore = await createRateLimitStore(config, logger);
+  const rateLimits = await createRateLimits(config, logger);
   const apiKeys = new CachedApiKeyLookup(new AccountsApiKeyLookup(accounts, config.keyPrefix), {
     ttlMs: config.apiKeyCacheTtlMs,
   });
@@ -74,10 +74,11 @@ async function main(): Promise<void> {
     logger,
     readModels: new PostgresReadModelQueries(readModels.dataSource),
     apiKeys,
-    rateLimitStore,
+    rateLimitStore: rateLimits.store,
     readinessChecks: [
       readModels,
       accounts,
+      ...rateLimits.readinessChecks,
       ...(config.pipelineReadyUrls.length > 0 ? [pipelineReadiness(config.pipelineReadyUrls)] : []),
     ],
     giveaways: giveaways?.giveaways ?? null,
@@ -93,7 +94,7 @@ async function main(): Promise<void> {
     await closeWithin(app, SHUTDOWN_GRACE_MS);
     // The signer finishes the purchase in progress before the databases close under it.
     await giveaways?.close();
-    await Promise.all([readModels.close(), accounts.close(), rateLimitStore.close(), apiKeyChanges.close()]);
+    await Promise.all([readModels.close(), accounts.close(), rateLimits.store.close(), apiKeyChanges.close()]);
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -189,14 +189,28 @@ describe('rate limits on Redis', () => {
     }
   });
 
-  it('answers 503 upstream_unavailable at once when Redis is unreachable', async () => {
+  it('counts Redis among the readiness checks: ready while it answers', async () => {
+    const store = new RedisRateLimitStore({ url: redis.url, keyPrefix: redis.prefix });
+    await store.waitUntilReady(5000);
+    const app = await startTestApp({ rateLimitStore: store, readinessChecks: [store] });
+    try {
+      const ready = await app.request('/health/ready');
+      expect([ready.statusCode, ready.json()]).toEqual([200, { status: 'ready', checks: { redis: 'ok' } }]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers 503 upstream_unavailable at once when Redis is unreachable, and the replica is not ready', async () => {
     const store = new RedisRateLimitStore({ url: 'redis://127.0.0.1:1', keyPrefix: 'unreachable:' });
-    const app = await startTestApp({ rateLimitStore: store });
+    const app = await startTestApp({ rateLimitStore: store, readinessChecks: [store] });
     try {
       const started = Date.now();
       const response = await app.request('/v1/rounds');
       expect([response.statusCode, response.json().error.code]).toEqual([503, 'upstream_unavailable']);
       expect(Date.now() - started).toBeLessThan(1500);
+      const ready = await app.request('/health/ready');
+      expect([ready.statusCode, ready.json().checks.redis]).toEqual([503, expect.stringMatching(/^not connected/)]);
     } finally {
       await app.close();
     }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis, type Result } from 'ioredis';
+import type { ReadinessCheck } from '../health/readiness-check';
 import { decisionFrom, type RateLimitDecision, type RateLimitStore } from './rate-limit-store';
 import type { WindowLimits } from './tier-limits';
 
@@ -28,9 +29,11 @@ export interface RedisRateLimitStoreOptions {
 /**
  * Rate limits exact across API replicas: one EVALSHA of rate-limit.lua per request. While Redis is
  * unreachable commands fail at once instead of queueing (no offline queue), so requests get a prompt
- * 503 and ioredis keeps reconnecting in the background.
+ * 503 and ioredis keeps reconnecting in the background. Meanwhile the replica is not ready: every
+ * rate-limited request would answer 503.
  */
-export class RedisRateLimitStore implements RateLimitStore {
+export class RedisRateLimitStore implements RateLimitStore, ReadinessCheck {
+  readonly name = 'redis';
   private readonly redis: Redis;
 
   constructor(options: RedisRateLimitStoreOptions) {
@@ -62,6 +65,11 @@ export class RedisRateLimitStore implements RateLimitStore {
       const timer = setTimeout(() => done(false), timeoutMs);
       this.redis.once('ready', onReady);
     });
+  }
+
+  async check(): Promise<void> {
+    if (this.redis.status !== 'ready') throw new Error(`not connected (${this.redis.status})`);
+    await this.redis.ping();
   }
 
   async consume(subject: string, limits: WindowLimits): Promise<RateLimitDecision> {
