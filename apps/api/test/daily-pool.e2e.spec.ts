@@ -303,6 +303,17 @@ describe('free daily pool API', () => {
       expect([head.statusCode, head.body]).toEqual([400, '']);
     });
 
+    it('checks the key of, charges and puts the rate-limit headers on its 404s and 405s like any pool answer', async () => {
+      const deeper = { url: `${BASE}/round/1/${WALLETS[0]}/more` };
+      const keyless = await api.request(deeper);
+      expect([keyless.statusCode, keyless.json()]).toEqual([401, { error: 'Invalid API key' }]);
+      const first = await api.request({ ...deeper, headers: { apikey: KEY } });
+      const second = await api.request({ method: 'DELETE', url: `${BASE}/round/1`, headers: { apikey: KEY } });
+      expect([first.statusCode, second.statusCode]).toEqual([404, 405]);
+      expect(first.headers['x-ratelimit-tier']).toBe('authenticated');
+      expect(Number(second.headers['x-ratelimit-remaining'])).toBe(Number(first.headers['x-ratelimit-remaining']) - 1);
+    });
+
     it('answers 500 "Internal server error" for a bug and 503 for an outage, never with details', async () => {
       const failing = (error: () => Error): ReadModelQueries =>
         Object.assign(new InMemoryReadModels(lotteryDataset()), {
