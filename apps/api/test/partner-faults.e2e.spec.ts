@@ -354,6 +354,28 @@ describe('partner free tickets under faults', () => {
     await redisProxy.up();
   });
 
+  it('gives the reservation back after its last attempt at an unanswering node, saying what the node did', async () => {
+    const proxy = await startRpcFaultProxy(harness.chain.config.rpcUrl, { failRate: 1 });
+    try {
+      const runtime = harness.runtime({
+        redis: namespace(),
+        config: { rpcUrl: proxy.url, jobTimeoutMs: 1_000 },
+        tuning: { policy: { attempts: 2, backoffMs: 100 } },
+      });
+      const api = await harness.api(runtime);
+      const { key, id } = await newPartner(1);
+      const [wallet] = testWallets(1, 35);
+      expect((await post(api, key, wallet)).statusCode).toBe(504);
+      const failed = await eventually(async () => grantOf(id, wallet, 'failed'), 'the grant released', PATIENCE_MS);
+      expect(failed.error).toMatch(
+        /^Transaction failed: the chain node did not answer in 1000 ms \(HTTP request failed: HTTP 500 "injected failure"\)$/,
+      );
+      expect((await harness.partners.get(id)).quantityLeft).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('releases the purchase with a clear error when RPC_URL serves another chain than CHAIN_ID', async () => {
     const api = await harness.api(harness.runtime({ redis: namespace(), config: { chainId: 8453 } }));
     const { key, id } = await newPartner(1);

@@ -31,6 +31,9 @@ const isSettled = (grant: GrantRecord) => grant.status === 'succeeded' || grant.
  * Transport failures and a busy node's "not now" are retried within the attempt; what the node answers is final.
  */
 export class FreeTicketPurchase {
+  /** By attempt: the last RPC failure it retried, which is what a timed-out attempt tells. */
+  private readonly rpcFailures = new WeakMap<AbortSignal, string>();
+
   constructor(
     private readonly ledger: PartnerLedger,
     private readonly chain: TicketBuyerChain,
@@ -42,6 +45,15 @@ export class FreeTicketPurchase {
     const attempt = linkedAbort([stop], this.timings.attemptTimeoutMs);
     try {
       await this.ledger.whileSigning(attempt.signal, () => this.resume(grantId, attempt.signal));
+    } catch (error) {
+      // an attempt out of time says what it waited for: "aborted" would be the grant's error if it is the last
+      if (!(error instanceof AbortedError) || stop.aborted) throw error;
+      const failure = this.rpcFailures.get(attempt.signal);
+      throw new Error(
+        failure === undefined
+          ? `no purchase step finished in ${this.timings.attemptTimeoutMs} ms (the signer was busy, or the node slow)`
+          : `the chain node did not answer in ${this.timings.attemptTimeoutMs} ms (${failure})`,
+      );
     } finally {
       attempt.release();
     }
@@ -91,7 +103,11 @@ export class FreeTicketPurchase {
           );
         }
         if (fate === 'replaced') {
-          await this.fail(grant, `Transaction failed: ${broadcast.reason}`, false);
+          await this.fail(
+            grant,
+            `Transaction failed: its nonce went to another transaction (${broadcast.reason})`,
+            false,
+          );
           return;
         }
         status = fate;
@@ -126,6 +142,17 @@ export class FreeTicketPurchase {
 
   private rpc<T>(what: string, call: () => Promise<T>, signal: AbortSignal): Promise<T> {
     const baseDelayMs = this.timings.rpcRetryBaseMs;
-    return retrying(call, { what, signal, logger: this.logger, baseDelayMs, maxDelayMs: 20 * baseDelayMs });
+    const onError = (error: unknown) => this.rpcFailures.set(signal, rpcFailureText(error));
+    return retrying(call, { what, signal, logger: this.logger, baseDelayMs, maxDelayMs: 20 * baseDelayMs, onError });
   }
+}
+
+/** viem's first line ("HTTP request failed.") says little: the status and the node's words say what happened. */
+function rpcFailureText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const first = error.message.split('\n')[0];
+  const { status, details } = error as { status?: unknown; details?: unknown };
+  if (typeof details !== 'string' || details === '') return first;
+  const said = `${typeof status === 'number' ? `HTTP ${status} ` : ''}${details}`.slice(0, 200);
+  return `${first.replace(/\.$/, '')}: ${said}`;
 }
