@@ -15,7 +15,7 @@ const RESTART_DELAY_MS = { first: 1_000, max: 60_000 };
 /**
  * Keeps the follower running until shutdown: a stall (head moving, nothing appended) or an unexpected
  * error restarts it from the event log's checkpoint, the only state that counts. A reorg deeper than
- * the tracked window is not retried: it needs an operator (raise REORG_DEPTH, then reindex). A follower
+ * the tracked window is not retried: it needs an operator (a new log, DeepReorgError says how). A follower
  * that keeps failing without indexing a block (a node refusing it, another writer on the log) is
  * restarted less and less often, so a persistent fault is not hammered once a second.
  */

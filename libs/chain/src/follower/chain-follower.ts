@@ -32,8 +32,12 @@ export interface ChainFollowerOptions {
 
 export class DeepReorgError extends Error {
   constructor(block: number, oldestTracked: number | undefined) {
+    // the log holds blocks no longer canonical and the checkpoint too few hashes to find the fork, so
+    // neither a reindex nor a larger REORG_DEPTH repairs it: a new log does (docs/operations.md)
     super(
-      `reorg below the oldest tracked block (${oldestTracked ?? 'none'}) at block ${block}: raise REORG_DEPTH and reindex`,
+      `reorg below the oldest tracked block (${oldestTracked ?? 'none'}) at block ${block}: this event log cannot ` +
+        'be repaired; index into a new one (EVENT_LOG_SCHEMA or KAFKA_TOPIC_PREFIX) from START_BLOCK with a larger ' +
+        'REORG_DEPTH, then `ops replay --new-log` (docs/operations.md)',
     );
     this.name = 'DeepReorgError';
   }

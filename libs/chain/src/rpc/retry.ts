@@ -1,4 +1,4 @@
-import { classifyRpcError, isNodeAnswer, RepeatedRangeRefusalError } from './rpc-errors';
+import { classifyRpcError, isNodeAnswer, RepeatedRangeRefusalError, rpcErrorSummary } from './rpc-errors';
 
 /** A range call the node refuses this many times in a row, with an error not known as a range refusal, is split. */
 const REFUSALS_BEFORE_SPLIT = 3;
@@ -95,7 +95,7 @@ export async function retrying<T>(call: () => Promise<T>, options: RetryOptions)
           what: options.what,
           attempt: attempt + 1,
           delayMs: delay,
-          error: error instanceof Error ? error.message.split('\n')[0] : String(error),
+          error: rpcErrorSummary(error),
         },
         'rpc call failed, retrying',
       );

@@ -1,4 +1,10 @@
-import { classifyRpcError, isStateUnavailable, isTimeout, SlowRangeError } from './rpc-errors';
+import {
+  ContractFunctionExecutionError,
+  ContractFunctionRevertedError,
+  ContractFunctionZeroDataError,
+  HttpRequestError,
+} from 'viem';
+import { classifyRpcError, isStateUnavailable, isTimeout, rpcErrorSummary, SlowRangeError } from './rpc-errors';
 
 const rpc = (code: number, message: string) => Object.assign(new Error(message), { code });
 
@@ -87,6 +93,18 @@ describe('isStateUnavailable', () => {
       'nested cause',
       Object.assign(new Error('call failed'), { cause: rpc(-32000, 'historical state abc is not available') }),
     ],
+    ['reth full node', rpc(-32000, 'state at block #181 is pruned')],
+    [
+      'openethereum-style',
+      rpc(-32000, 'This request is not supported because your node is running with state pruning'),
+    ],
+    [
+      'a node answering no data',
+      new ContractFunctionExecutionError(new ContractFunctionZeroDataError({ functionName: 'getDrawingState' }), {
+        abi: [],
+        functionName: 'getDrawingState',
+      }),
+    ],
   ])('%s means the state is gone', (_l, err) => {
     expect(isStateUnavailable(err)).toBe(true);
   });
@@ -94,5 +112,23 @@ describe('isStateUnavailable', () => {
   it('does not mistake a revert or a network failure for missing state', () => {
     expect(isStateUnavailable(rpc(3, 'execution reverted'))).toBe(false);
     expect(isStateUnavailable(new Error('socket hang up'))).toBe(false);
+  });
+});
+
+describe('rpcErrorSummary', () => {
+  it("keeps the HTTP status and the transport's or node's words that viem's first line leaves out", () => {
+    const refused = new HttpRequestError({ url: 'http://127.0.0.1:1', details: 'fetch failed' });
+    expect(rpcErrorSummary(refused)).toBe('HTTP request failed: fetch failed');
+    const failing = new HttpRequestError({ url: 'http://node', status: 500, details: '"injected failure"' });
+    expect(rpcErrorSummary(failing)).toBe('HTTP request failed: HTTP 500 "injected failure"');
+    expect(rpcErrorSummary(new Error('socket hang up\nmore'))).toBe('socket hang up');
+  });
+
+  it("keeps a revert's reason, which viem puts on the short message's second line", () => {
+    const reverted = new ContractFunctionExecutionError(
+      new ContractFunctionRevertedError({ abi: [], functionName: 'getDrawingState', message: 'DrawingNotFound' }),
+      { abi: [], functionName: 'getDrawingState' },
+    );
+    expect(rpcErrorSummary(reverted)).toMatch(/reverted with the following reason: DrawingNotFound/);
   });
 });

@@ -121,6 +121,12 @@ const STATE_UNAVAILABLE = [
   /state (is )?(not available|unavailable|pruned)/i,
   /state histories haven't been fully indexed/i,
   /required historical state/i,
+  // reth: "state at block #N is pruned"; OpenEthereum-style nodes: "... running with state pruning"
+  /state at block #?\d+ is pruned/i,
+  /state pruning/i,
+  // Erigon and others answer a call at a block whose state they dropped with no data at all; the
+  // contract emitted the log being enriched at that block, so it had code there
+  /returned no data \("0x"\)/i,
 ];
 
 /** Whether the node answered with a JSON-RPC error (it has a code), rather than not answering at all. */
@@ -132,4 +138,22 @@ export function isNodeAnswer(error: unknown): boolean {
 export function isStateUnavailable(error: unknown): boolean {
   const { text } = describe(error);
   return STATE_UNAVAILABLE.some((p) => p.test(text));
+}
+
+/**
+ * One line for a log or a stored error: viem's short message (whole: a revert's reason is on its second
+ * line), then the HTTP status and the node's or the transport's own words, which its first line leaves out
+ * ("HTTP request failed." says nothing of a refused connection or a pruned state).
+ */
+export function rpcErrorSummary(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const { shortMessage, details, status } = error as { shortMessage?: unknown; details?: unknown; status?: unknown };
+  const head = (typeof shortMessage === 'string' ? shortMessage : error.message.split('\n')[0])
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/[.:]\s*$/, '');
+  const said = [typeof status === 'number' ? `HTTP ${status}` : '', typeof details === 'string' ? details : '']
+    .filter((part) => part !== '')
+    .join(' ')
+    .replace(/\s*\n\s*/g, ' ');
+  return (said === '' ? head : `${head}: ${said}`).slice(0, 300);
 }

@@ -1,4 +1,4 @@
-import { AbortedError, partnerSource, retrying } from '@lottery/chain';
+import { AbortedError, partnerSource, retrying, rpcErrorSummary } from '@lottery/chain';
 import type { Hex } from '@lottery/domain';
 import type { GrantRecord } from '@lottery/persistence';
 import type { AppLogger } from '../../logger';
@@ -142,17 +142,7 @@ export class FreeTicketPurchase {
 
   private rpc<T>(what: string, call: () => Promise<T>, signal: AbortSignal): Promise<T> {
     const baseDelayMs = this.timings.rpcRetryBaseMs;
-    const onError = (error: unknown) => this.rpcFailures.set(signal, rpcFailureText(error));
+    const onError = (error: unknown) => this.rpcFailures.set(signal, rpcErrorSummary(error));
     return retrying(call, { what, signal, logger: this.logger, baseDelayMs, maxDelayMs: 20 * baseDelayMs, onError });
   }
-}
-
-/** viem's first line ("HTTP request failed.") says little: the status and the node's words say what happened. */
-function rpcFailureText(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const first = error.message.split('\n')[0];
-  const { status, details } = error as { status?: unknown; details?: unknown };
-  if (typeof details !== 'string' || details === '') return first;
-  const said = `${typeof status === 'number' ? `HTTP ${status} ` : ''}${details}`.slice(0, 200);
-  return `${first.replace(/\.$/, '')}: ${said}`;
 }
