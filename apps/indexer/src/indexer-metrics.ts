@@ -13,7 +13,16 @@ export function createIndexerMetrics(registry: Registry) {
       help: 'Last block fully appended to the event log',
       registers: [registry],
     }),
-    lagBlocks: new Gauge({ name: 'indexer_lag_blocks', help: 'Head block minus indexed block', registers: [registry] }),
+    lagBlocks: new Gauge({
+      name: 'indexer_lag_blocks',
+      help: 'Blocks the node has confirmed (head minus CONFIRMATIONS) and the event log does not have yet',
+      registers: [registry],
+    }),
+    headSeenAt: new Gauge({
+      name: 'indexer_head_seen_timestamp_seconds',
+      help: 'Unix time of the last answer to the head probe: an unreachable node shows as its age',
+      registers: [registry],
+    }),
     eventsAppended: new Counter({
       name: 'indexer_events_appended_total',
       help: 'Events appended to the event log',
