@@ -1,5 +1,5 @@
 import { EVENT_LOG_ENV_FIELDS, requireKafkaBrokers } from '@lottery/event-log';
-import { loadConfig, setVariables } from '@lottery/telemetry';
+import { ConfigError, loadConfig, setVariables } from '@lottery/telemetry';
 import { z } from 'zod';
 
 const address = z.string().regex(/^0x[a-fA-F0-9]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
@@ -14,7 +14,10 @@ export const BASE_PRESET = {
 
 const schema = z
   .object({
-    RPC_URL: z.string().url('must be the JSON-RPC URL of a node, e.g. http://127.0.0.1:8545'),
+    // viem's HTTP transport: a ws:// URL (RPC_WS_URL's) or a bare host:port would be retried without end
+    RPC_URL: z
+      .string()
+      .regex(/^https?:\/\/\S+$/, 'must be the http(s) JSON-RPC URL of a node, e.g. http://127.0.0.1:8545'),
     CHAIN_ID: z.coerce.number().int().positive(),
     JACKPOT_ADDRESS: address,
     LP_MANAGER_ADDRESS: optionalAddress,
@@ -55,7 +58,12 @@ export const INDEXER_ENV_KEYS: readonly string[] = [...Object.keys(schema.shape)
 
 /** `NETWORK=base` fills in the real deployment's chain id and addresses; explicit variables still win. */
 export function loadIndexerConfig(env: NodeJS.ProcessEnv = process.env): IndexerConfig {
-  const merged = env['NETWORK'] === 'base' ? { ...BASE_PRESET, ...setVariables(env) } : env;
+  const network = setVariables(env)['NETWORK'];
+  // a misspelt preset ("Base", "base-mainnet") would leave the addresses unset, or worse, someone else's
+  if (network !== undefined && network !== 'base') {
+    throw new ConfigError('indexer', [`NETWORK: the only preset is "base", got "${network}"`]);
+  }
+  const merged = network === 'base' ? { ...BASE_PRESET, ...setVariables(env) } : env;
   const config = loadConfig('indexer', schema, merged);
   const contracts = [
     config.JACKPOT_ADDRESS,

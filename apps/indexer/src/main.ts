@@ -36,6 +36,14 @@ async function main(): Promise<void> {
   if (nodeChainId !== config.CHAIN_ID) {
     throw new Error(`RPC_URL serves chain ${nodeChainId} but CHAIN_ID is ${config.CHAIN_ID}`);
   }
+  const startHead = await retrying(() => rpc.headNumber(), { logger, signal: shutdown, what: 'eth_blockNumber' });
+  // a typo'd START_BLOCK (or the wrong chain's) would wait for blocks that may never come, quietly
+  if (config.START_BLOCK > startHead) {
+    logger.warn(
+      { startBlock: config.START_BLOCK, head: startHead },
+      "START_BLOCK is above the node's head: waiting for it",
+    );
+  }
 
   const newHeads = config.RPC_WS_URL
     ? NewHeads.open(config.RPC_WS_URL, (error) => logger.warn({ err: error }, 'newHeads subscription failed'))

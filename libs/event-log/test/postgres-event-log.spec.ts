@@ -92,6 +92,29 @@ describe('postgres event log storage', () => {
     }
   });
 
+  it('fails an append nothing answers within queryTimeoutMs instead of waiting for good, and appends again after', async () => {
+    const schema = uniqueName('log', 40);
+    const log = createEventLog({ kind: 'postgres', databaseUrl: database.url, schema, queryTimeoutMs: 500 });
+    const holder = new Client({ connectionString: database.url });
+    await holder.connect();
+    try {
+      await log.init();
+      const events = ticketEvents(4);
+      await log.append(events.slice(0, 2), checkpointAt(2));
+      // the checkpoint row held by another session: the append's first statement gets no answer
+      await holder.query('BEGIN');
+      await holder.query(`LOCK TABLE "${schema}".event_log_checkpoint IN EXCLUSIVE MODE`);
+      await expect(log.append(events.slice(2), checkpointAt(3))).rejects.toThrow('Query read timeout');
+      await holder.query('ROLLBACK');
+      // that connection is gone (its answer could still come), and the next append works on a fresh one
+      await log.append(events.slice(2), checkpointAt(3));
+      expect((await log.read(await log.head(), 10)).map((logged) => logged.event)).toEqual(events);
+    } finally {
+      await holder.end();
+      await log.close();
+    }
+  });
+
   it('reads the checkpoint of a log this code has not initialised yet (ops beside older apps)', async () => {
     const schema = uniqueName('log', 40);
     const log = createEventLog({ kind: 'postgres', databaseUrl: database.url, schema });

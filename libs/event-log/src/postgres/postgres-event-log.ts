@@ -23,6 +23,11 @@ export interface PostgresEventLogConfig {
   schema?: string;
   /** Connections: one per running subscription (LISTEN) plus the ones appends and reads use. Default 5. */
   poolSize?: number;
+  /**
+   * How long one statement may go unanswered (default 60 s): a connection that went silent (a dropped
+   * route, a hung proxy) fails the append or read instead of holding the indexer until TCP gives up.
+   */
+  queryTimeoutMs?: number;
 }
 
 /** The log's schema when none is configured. */
@@ -50,6 +55,8 @@ export class PostgresEventLog implements EventLog {
       connectionString: config.databaseUrl,
       max: config.poolSize ?? 5,
       connectionTimeoutMillis: 10_000,
+      query_timeout: config.queryTimeoutMs ?? 60_000,
+      keepAlive: true,
     });
     // An idle connection the server closes (a restart, a failover) is dropped by the pool, and the next
     // query opens a new one; unheard, its 'error' event would crash the process.

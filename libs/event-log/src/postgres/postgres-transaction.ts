@@ -10,10 +10,15 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    // A connection that cannot even roll back is destroyed rather than handed to the next caller.
-    await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+    // A connection that cannot even roll back is destroyed rather than handed to the next caller, and so
+    // is one whose statement went unanswered: its answer may still come, to the next caller's query.
+    if (isReadTimeout(error)) broken = error as Error;
+    else await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
     throw error;
   } finally {
     client.release(broken);
   }
 }
+
+/** pg's `query_timeout` passed: the server may still be running the statement, or never got it. */
+const isReadTimeout = (error: unknown): boolean => error instanceof Error && error.message === 'Query read timeout';

@@ -1,0 +1,31 @@
+import { ConfigError } from '@lottery/telemetry';
+import { BASE_PRESET, loadIndexerConfig } from './config';
+
+describe('indexer configuration', () => {
+  const base = {
+    RPC_URL: 'http://127.0.0.1:8545',
+    CHAIN_ID: '31337',
+    JACKPOT_ADDRESS: '0x' + 'ab'.repeat(20),
+    START_BLOCK: '0',
+    DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/lottery',
+  };
+
+  it('takes an http(s) node URL and nothing viem would retry without end', () => {
+    expect(loadIndexerConfig(base).RPC_URL).toBe('http://127.0.0.1:8545');
+    expect(loadIndexerConfig({ ...base, RPC_URL: 'https://base.example/v2/key' }).RPC_URL).toBe(
+      'https://base.example/v2/key',
+    );
+    for (const url of ['ws://127.0.0.1:8545', 'localhost:8545', 'ftp://node']) {
+      expect(() => loadIndexerConfig({ ...base, RPC_URL: url })).toThrow(/RPC_URL: must be the http\(s\) JSON-RPC URL/);
+    }
+  });
+
+  it('fills in the Base preset, and refuses a NETWORK it does not know instead of ignoring it', () => {
+    const { RPC_URL, START_BLOCK, DATABASE_URL } = base;
+    const preset = loadIndexerConfig({ NETWORK: 'base', RPC_URL, START_BLOCK, DATABASE_URL });
+    expect([preset.CHAIN_ID, preset.JACKPOT_ADDRESS]).toEqual([8453, BASE_PRESET.JACKPOT_ADDRESS]);
+    expect(() => loadIndexerConfig({ ...base, NETWORK: 'Base' })).toThrow(ConfigError);
+    expect(() => loadIndexerConfig({ ...base, NETWORK: 'base-sepolia' })).toThrow(/NETWORK: the only preset is "base"/);
+    expect(loadIndexerConfig({ ...base, NETWORK: '' }).CHAIN_ID).toBe(31337);
+  });
+});
