@@ -1,4 +1,4 @@
-import { AbortedError, DeepReorgError, sleep, type ChainFollower } from '@lottery/chain';
+import { AbortedError, BlockLeftChainError, DeepReorgError, sleep, type ChainFollower } from '@lottery/chain';
 import { StallWatchdog, type Logger } from '@lottery/telemetry';
 import type { IndexerMetrics } from './indexer-metrics';
 
@@ -69,7 +69,9 @@ export class FollowerSupervisor {
           if (!(error instanceof AbortedError)) {
             const { first, max } = this.options.restartDelayMs ?? RESTART_DELAY_MS;
             const delayMs = Math.min(max, first * 2 ** Math.min(this.failures++, 30));
-            this.options.logger.error({ err: error, delayMs }, 'follower failed, restarting from the last checkpoint');
+            // a reorg under a read is the chain's doing, not a fault
+            const level = error instanceof BlockLeftChainError ? 'warn' : 'error';
+            this.options.logger[level]({ err: error, delayMs }, 'follower failed, restarting from the last checkpoint');
             await sleep(delayMs, shutdown).catch(() => undefined);
           }
         } finally {

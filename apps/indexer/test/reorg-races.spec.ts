@@ -1,5 +1,11 @@
 import { AbortedError, type ChainFollower } from '@lottery/chain';
-import { buyOrder, createSimulationContext, simulateHistory, type SimulationContext } from '@lottery/contracts';
+import {
+  buyOrder,
+  createSimulationContext,
+  runAndSettle,
+  simulateHistory,
+  type SimulationContext,
+} from '@lottery/contracts';
 import { createEventLog } from '@lottery/event-log';
 import { startRpcFaultProxy } from '@lottery/testing';
 import pino from 'pino';
@@ -154,6 +160,54 @@ describe("reorgs between the follower's calls (anvil + Postgres event log)", () 
         await expectLogEqualsChain();
       });
     } finally {
+      await proxy.close();
+    }
+  });
+
+  it("a new drawing's block reorganised away while its drawing is read: the follower starts over from the log at once, no stall", async () => {
+    const proxy = await startRpcFaultProxy(f.anvil.rpcUrl);
+    const supervisor: FollowerSupervisor = new FollowerSupervisor(
+      () =>
+        followerFor(f, proxy.url, {
+          reorgDepth: REORG_DEPTH,
+          onProgress: (p) => supervisor.progress(p.headBlock, p.indexedBlock),
+        }),
+      {
+        // longer than the test waits: only a start-over on the follower's own can pass it
+        stallTimeoutMs: 600_000,
+        logger: pino({ level: 'silent' }),
+        metrics: createIndexerMetrics(new Registry()),
+        restartDelayMs: { first: 10, max: 100 },
+      },
+    );
+    const shutdown = new AbortController();
+    const running = supervisor.run(shutdown.signal);
+    const caughtUp = async () => {
+      const head = await headOf(f.anvil.rpcUrl);
+      await eventually(
+        async () => ((await f.eventLog.lastCheckpoint())?.blockNumber ?? -1) >= head,
+        `checkpoint at ${head}`,
+      );
+    };
+    try {
+      await buyOrder(sim, 1);
+      await caughtUp();
+      const snapshot = await rpcCall(f.anvil.rpcUrl, 'evm_snapshot');
+      let reorged = false;
+      // the settlement's block is read; at its first eth_call (its drawings' facts) the chain drops it
+      proxy.faults.beforeForward = async (call) => {
+        if (reorged || call.method !== 'eth_call') return;
+        reorged = true;
+        await rpcCall(f.anvil.rpcUrl, 'evm_revert', [snapshot]);
+        await rpcCall(f.anvil.rpcUrl, 'anvil_mine', ['0x4']);
+      };
+      await runAndSettle(sim, sim.wallets.players[0]);
+      await eventually(async () => reorged, 'the reorg');
+      await caughtUp();
+      await expectLogEqualsChain();
+    } finally {
+      shutdown.abort();
+      await running;
       await proxy.close();
     }
   });

@@ -17,7 +17,7 @@ export { approveRandomTicketBuyer } from './giveaway-allowance';
 export { simulateHistory, type HistoryOptions, type HistoryResult } from './simulation/history';
 export { startLiveSimulation, type LiveOptions, type LiveSimulation } from './simulation/live';
 export { simulateBulk, type BulkOptions, type BulkResult } from './simulation/bulk';
-export type { SettledDrawing } from './simulation/draws';
+export { runAndSettle, type SettledDrawing } from './simulation/draws';
 export type { SimulationOptions, SimulationStats } from './simulation/simulation-context';
 export type { WalletCounts } from './simulation/wallets';
 export { SeededRandom } from './simulation/seeded-random';

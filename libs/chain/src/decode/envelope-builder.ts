@@ -8,6 +8,17 @@ const HEADER_CONCURRENCY = 16;
 const TIMESTAMP_CACHE_SIZE = 4_096;
 
 /**
+ * A block whose events were being read left the chain meanwhile: nothing of it was appended, and the
+ * follower starts over from the log's checkpoint, where the reorg shows (its supervisor restarts it).
+ */
+export class BlockLeftChainError extends Error {
+  constructor(blockNumber: number, blockHash: Hex) {
+    super(`block ${blockNumber} (${blockHash}) left the chain while its events were read: starting over from the log`);
+    this.name = 'BlockLeftChainError';
+  }
+}
+
+/**
  * Turns raw logs into event-log envelopes: block time from the header (taken from the log when the
  * node includes `blockTimestamp`, otherwise one header fetch per block, cached), and the enrichment
  * the events lack — `edgePerTicket` of a new drawing, read once here so folds never call the chain.
@@ -45,7 +56,7 @@ export class EnvelopeBuilder {
     const envelopes = ours.map((log) => toEnvelope(this.chainId, log, times.get(hashOf(log)) as number));
     for (const e of envelopes) {
       if (e.type === 'NewDrawingInitialized' && e.address === this.jackpot) {
-        const facts = await this.drawingFacts(BigInt(e.payload.drawingId), e.blockNumber, retry, true);
+        const facts = await this.drawingFacts(BigInt(e.payload.drawingId), e.blockNumber, retry, e.blockHash);
         e.payload.edgePerTicket = facts.edgePerTicket.toString();
       }
     }
@@ -104,26 +115,30 @@ export class EnvelopeBuilder {
   }
 
   /**
-   * `initialized`: the drawing exists at `blockNumber` (its NewDrawingInitialized is there). A node that
-   * answers with no such drawing is behind that block (a replica behind the one that served the log,
-   * asked at its head instead): its answer would store an edge of 0 in the log for good, so it is asked again.
+   * `initializedIn`: the hash of the block at `blockNumber` whose NewDrawingInitialized names the drawing.
+   * A node that answers with no such drawing is behind that block (a replica behind the one that served
+   * the log, asked at its head instead): its answer would store an edge of 0 in the log for good, so it is
+   * asked again; unless that block has left the chain, whose replacement may never have the drawing.
    */
   private async drawingFacts(
     drawingId: bigint,
     blockNumber: number,
     retry: Omit<RetryOptions, 'what'>,
-    initialized = false,
+    initializedIn?: Hex,
   ) {
     const facts = await retrying(
       async () => {
         const read = await this.rpc.drawingFacts(this.jackpot, drawingId, blockNumber);
-        if (initialized && read.payoutCalculator === zeroAddress) {
+        if (initializedIn !== undefined && read.payoutCalculator === zeroAddress) {
+          const now = await this.rpc.blockByNumber(blockNumber);
+          if (now && now.hash !== initializedIn) return null;
           throw new Error(`the node does not know drawing ${drawingId} yet: it is behind block ${blockNumber}`);
         }
         return read;
       },
       { ...retry, what: `getDrawingState(${drawingId})@${blockNumber}` },
     );
+    if (facts === null) throw new BlockLeftChainError(blockNumber, initializedIn as Hex);
     // a drawing that does not exist (yet) names the zero address: nothing to remember
     if (facts.payoutCalculator !== zeroAddress) {
       this.calculators.set(drawingId, facts.payoutCalculator);
