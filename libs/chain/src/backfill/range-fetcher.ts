@@ -1,5 +1,5 @@
 import type { LotteryRpc, RangeLogs } from '../rpc/lottery-rpc';
-import { classifyRpcError, isTimeout, SlowRangeError, type RpcFailure } from '../rpc/rpc-errors';
+import { classifyRpcError, isTimeout, rpcErrorSummary, SlowRangeError, type RpcFailure } from '../rpc/rpc-errors';
 import { retrying, sleep, type RetryOptions } from '../rpc/retry';
 import type { BlockRangePlanner } from './block-range-planner';
 
@@ -130,7 +130,11 @@ async function fetchOnce(
       if (to > from) return { kind: 'too-large', ...refusalHint(to - from + 1, failure) };
       // One block that is "too large" cannot be split: wait and ask again rather than skip it.
       retry.onError?.(error);
-      retry.logger?.warn({ block: from, attempt }, 'single block refused as too large, retrying');
+      // the node's words: a refusal of the batch itself ("batch requests are not supported") reads the same
+      retry.logger?.warn(
+        { block: from, attempt, error: rpcErrorSummary(error) },
+        'single block refused as too large, retrying',
+      );
       await sleep(Math.min(10_000, 500 * 2 ** Math.min(attempt, 5)), retry.signal);
     }
   }
