@@ -49,7 +49,25 @@ const schema = z
     requireKafkaBrokers(c, ctx);
   });
 
-export type IndexerConfig = z.infer<typeof schema> & { contracts: `0x${string}`[] };
+const CONTRACT_VARIABLES = [
+  'JACKPOT_ADDRESS',
+  'LP_MANAGER_ADDRESS',
+  'PAYOUT_CALCULATOR_ADDRESS',
+  'RANDOM_TICKET_BUYER_ADDRESS',
+  'DAILY_POOL_ADDRESS',
+] as const;
+
+/** A configured contract, lowercase, with the variable that names it (for error messages). */
+export interface ConfiguredContract {
+  variable: (typeof CONTRACT_VARIABLES)[number];
+  address: `0x${string}`;
+}
+
+export type IndexerConfig = z.infer<typeof schema> & {
+  /** The addresses whose logs are read. */
+  contracts: `0x${string}`[];
+  configuredContracts: ConfiguredContract[];
+};
 
 /** The validated variables, for the deployment-manifest and README checks. */
 export const INDEXER_ENV_SCHEMA = schema;
@@ -65,14 +83,9 @@ export function loadIndexerConfig(env: NodeJS.ProcessEnv = process.env): Indexer
   }
   const merged = network === 'base' ? { ...BASE_PRESET, ...setVariables(env) } : env;
   const config = loadConfig('indexer', schema, merged);
-  const contracts = [
-    config.JACKPOT_ADDRESS,
-    config.LP_MANAGER_ADDRESS,
-    config.PAYOUT_CALCULATOR_ADDRESS,
-    config.RANDOM_TICKET_BUYER_ADDRESS,
-    config.DAILY_POOL_ADDRESS,
-  ]
-    .filter((a): a is string => !!a)
-    .map((a) => a.toLowerCase() as `0x${string}`);
-  return { ...config, contracts };
+  const configuredContracts = CONTRACT_VARIABLES.flatMap((variable) => {
+    const address = config[variable];
+    return address ? [{ variable, address: address.toLowerCase() as `0x${string}` }] : [];
+  });
+  return { ...config, contracts: configuredContracts.map((c) => c.address), configuredContracts };
 }

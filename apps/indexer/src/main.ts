@@ -3,6 +3,7 @@ import { createEventLog, eventLogConfigFromEnv } from '@lottery/event-log';
 import { Registry } from 'prom-client';
 import { createLogger, shutdownSignal, ProgressReporter, startMetricsServer } from '@lottery/telemetry';
 import { loadIndexerConfig } from './config';
+import { checkContracts } from './contract-check';
 import { FollowerSupervisor } from './follower-supervisor';
 import { createIndexerMetrics, type IndexerMetrics } from './indexer-metrics';
 
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
   if (nodeChainId !== config.CHAIN_ID) {
     throw new Error(`RPC_URL serves chain ${nodeChainId} but CHAIN_ID is ${config.CHAIN_ID}`);
   }
+  await checkContracts(rpc, config.configuredContracts, { logger, signal: shutdown });
   const startHead = await retrying(() => rpc.headNumber(), { logger, signal: shutdown, what: 'eth_blockNumber' });
   // a typo'd START_BLOCK (or the wrong chain's) would wait for blocks that may never come, quietly
   if (config.START_BLOCK > startHead) {

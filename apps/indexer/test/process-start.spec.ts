@@ -36,4 +36,24 @@ describe('indexer process while its node is out of reach', () => {
     }
     expect(await exited(child)).toEqual({ code: 0, signal: null });
   });
+
+  it('refuses contracts that are not on its chain, or a JACKPOT_ADDRESS that is another contract, before appending', async () => {
+    const stderrOf = async (extra: NodeJS.ProcessEnv) => {
+      const env = indexerEnv(f.deployment, f.anvil.rpcUrl, f.databaseUrl, extra);
+      const child = spawnIndexer(env);
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      expect((await exited(child)).code).toBe(1);
+      return stderr;
+    };
+    const nobody = `0x${'12'.repeat(20)}`;
+    expect(await stderrOf({ DAILY_POOL_ADDRESS: nobody })).toContain(
+      `DAILY_POOL_ADDRESS ${nobody} has no contract code on this chain`,
+    );
+    const lpManager = f.deployment.addresses.lpManager.toLowerCase();
+    expect(await stderrOf({ JACKPOT_ADDRESS: lpManager })).toContain(
+      `JACKPOT_ADDRESS ${lpManager} does not answer currentDrawingId(): not the lottery's Jackpot`,
+    );
+    expect(await f.eventLog.lastCheckpoint()).toBeNull();
+  });
 });
