@@ -69,6 +69,43 @@ describe("reorgs between the follower's calls (anvil + Postgres event log)", () 
     await f?.dispose();
   });
 
+  /** Waits until the log's checkpoint reaches the chain's head as it is now. */
+  const checkpointAtHead = async () => {
+    const head = await headOf(f.anvil.rpcUrl);
+    await eventually(
+      async () => ((await f.eventLog.lastCheckpoint())?.blockNumber ?? -1) >= head,
+      `checkpoint at ${head}`,
+    );
+  };
+
+  /**
+   * Runs a supervised follower on `rpcUrl` for the length of `work`: restarted at once after a failure,
+   * never by its stall watchdog within a test's time.
+   */
+  const withSupervisor = async (rpcUrl: string, logger: pino.Logger, work: () => Promise<void>) => {
+    const supervisor: FollowerSupervisor = new FollowerSupervisor(
+      () =>
+        followerFor(f, rpcUrl, {
+          reorgDepth: REORG_DEPTH,
+          onProgress: (p) => supervisor.progress(p.headBlock, p.indexedBlock),
+        }),
+      {
+        stallTimeoutMs: 600_000,
+        logger,
+        metrics: createIndexerMetrics(new Registry()),
+        restartDelayMs: { first: 10, max: 100 },
+      },
+    );
+    const shutdown = new AbortController();
+    const running = supervisor.run(shutdown.signal);
+    try {
+      await work();
+    } finally {
+      shutdown.abort();
+      await running;
+    }
+  };
+
   /** Runs a follower for the length of `work`; `caughtUp` waits for its checkpoint to reach the head. */
   const withFollower = async (
     follower: ChainFollower,
@@ -80,12 +117,8 @@ describe("reorgs between the follower's calls (anvil + Postgres event log)", () 
       if (!(e instanceof AbortedError)) throw e;
     });
     const caughtUp = async () => {
-      const head = await headOf(f.anvil.rpcUrl);
       onCatchUp();
-      await eventually(
-        async () => ((await f.eventLog.lastCheckpoint())?.blockNumber ?? -1) >= head,
-        `checkpoint at ${head}`,
-      );
+      await checkpointAtHead();
     };
     try {
       await work(caughtUp);
@@ -166,48 +199,28 @@ describe("reorgs between the follower's calls (anvil + Postgres event log)", () 
 
   it("a new drawing's block reorganised away while its drawing is read: the follower starts over from the log at once, no stall", async () => {
     const proxy = await startRpcFaultProxy(f.anvil.rpcUrl);
-    const supervisor: FollowerSupervisor = new FollowerSupervisor(
-      () =>
-        followerFor(f, proxy.url, {
-          reorgDepth: REORG_DEPTH,
-          onProgress: (p) => supervisor.progress(p.headBlock, p.indexedBlock),
-        }),
-      {
-        // longer than the test waits: only a start-over on the follower's own can pass it
-        stallTimeoutMs: 600_000,
-        logger: pino({ level: 'silent' }),
-        metrics: createIndexerMetrics(new Registry()),
-        restartDelayMs: { first: 10, max: 100 },
-      },
-    );
-    const shutdown = new AbortController();
-    const running = supervisor.run(shutdown.signal);
-    const caughtUp = async () => {
-      const head = await headOf(f.anvil.rpcUrl);
-      await eventually(
-        async () => ((await f.eventLog.lastCheckpoint())?.blockNumber ?? -1) >= head,
-        `checkpoint at ${head}`,
-      );
-    };
     try {
-      await buyOrder(sim, 1);
-      await caughtUp();
-      const snapshot = await rpcCall(f.anvil.rpcUrl, 'evm_snapshot');
-      let reorged = false;
-      // the settlement's block is read; at its first eth_call (its drawings' facts) the chain drops it
-      proxy.faults.beforeForward = async (call) => {
-        if (reorged || call.method !== 'eth_call') return;
-        reorged = true;
-        await rpcCall(f.anvil.rpcUrl, 'evm_revert', [snapshot]);
-        await rpcCall(f.anvil.rpcUrl, 'anvil_mine', ['0x4']);
-      };
-      await runAndSettle(sim, sim.wallets.players[0]);
-      await eventually(async () => reorged, 'the reorg');
-      await caughtUp();
-      await expectLogEqualsChain();
+      await withSupervisor(proxy.url, pino({ level: 'silent' }), async () => {
+        await buyOrder(sim, 1);
+        await checkpointAtHead();
+        const snapshot = await rpcCall(f.anvil.rpcUrl, 'evm_snapshot');
+        let reorg: 'armed' | 'running' | 'done' = 'armed';
+        // the settlement's blocks are read; at the first eth_call (a drawing's facts) the chain drops them
+        proxy.faults.beforeForward = async (call) => {
+          if (reorg !== 'armed' || call.method !== 'eth_call') return;
+          reorg = 'running';
+          await rpcCall(f.anvil.rpcUrl, 'evm_revert', [snapshot]);
+          await rpcCall(f.anvil.rpcUrl, 'anvil_mine', ['0x4']);
+          reorg = 'done';
+        };
+        await runAndSettle(sim, sim.wallets.players[0]);
+        // the head the log must reach is the new chain's
+        await eventually(async () => reorg === 'done', 'the reorg');
+        // within eventually's minute, far below the stall watchdog's ten
+        await checkpointAtHead();
+        await expectLogEqualsChain();
+      });
     } finally {
-      shutdown.abort();
-      await running;
       await proxy.close();
     }
   });
@@ -215,31 +228,9 @@ describe("reorgs between the follower's calls (anvil + Postgres event log)", () 
   it('a rewind appended beside the running follower (ops reindex): its next append is refused, and its supervisor goes on from the rewind', async () => {
     const refusals: string[] = [];
     const logger = pino({ level: 'error' }, { write: (line: string) => void refusals.push(line) });
-    const supervisor: FollowerSupervisor = new FollowerSupervisor(
-      () =>
-        followerFor(f, f.anvil.rpcUrl, {
-          reorgDepth: REORG_DEPTH,
-          onProgress: (p) => supervisor.progress(p.headBlock, p.indexedBlock),
-        }),
-      {
-        stallTimeoutMs: 60_000,
-        logger,
-        metrics: createIndexerMetrics(new Registry()),
-        restartDelayMs: { first: 10, max: 100 },
-      },
-    );
-    const shutdown = new AbortController();
-    const running = supervisor.run(shutdown.signal);
-    const caughtUp = async () => {
-      const head = await headOf(f.anvil.rpcUrl);
-      await eventually(
-        async () => ((await f.eventLog.lastCheckpoint())?.blockNumber ?? -1) >= head,
-        `checkpoint at ${head}`,
-      );
-    };
-    try {
+    await withSupervisor(f.anvil.rpcUrl, logger, async () => {
       await buyOrder(sim, 1);
-      await caughtUp();
+      await checkpointAtHead();
       // what ops reindex --from-block N appends: an empty batch whose checkpoint is rewound to N − 1
       const reindex = createEventLog({ kind: 'postgres', databaseUrl: f.databaseUrl, schema: 'lottery_log' });
       const current = await reindex.lastCheckpoint({ resume: true });
@@ -249,16 +240,13 @@ describe("reorgs between the follower's calls (anvil + Postgres event log)", () 
       await reindex.close();
 
       await buyOrder(sim, 1);
-      await caughtUp();
+      await checkpointAtHead();
       expect(refusals.some((line) => line.includes('EventLogWriteConflictError'))).toBe(true);
       // blocks to + 1 … were read again from the rewind; the log's canonical view is the chain
       const log = await readLogEnvelopes(f.eventLog);
       const reread = log.filter((e) => e.blockNumber > to && e.blockNumber <= (current?.blockNumber ?? 0));
       expect(reread.length).toBeGreaterThan(new Set(reread.map((e) => e.id)).size);
       await expectLogEqualsChain();
-    } finally {
-      shutdown.abort();
-      await running;
-    }
+    });
   });
 });
