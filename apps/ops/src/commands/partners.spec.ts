@@ -25,6 +25,28 @@ describe('ops partners', () => {
     expect(JSON.stringify(listed)).not.toContain(created.apiKey);
   });
 
+  it('rotates a key (the old one finds no partner at once, the account stays) and enables a disabled partner', async () => {
+    const created = JSON.parse(
+      await ops('create', '--name', 'Rotor', '--quantity', '4', '--per-wallet', '1', '--json'),
+    );
+    const rotated = JSON.parse(await ops('rotate-key', String(created.id), '--json'));
+    expect(rotated).toEqual({ id: created.id, apiKey: expect.stringMatching(/^lt_partner_[0-9A-Za-z]{22}$/) });
+    expect(rotated.apiKey).not.toBe(created.apiKey);
+    await withAccountsDatabase(process.env['DATABASE_URL'] as string, async (dataSource) => {
+      const partners = new PartnersService(dataSource, 'lt');
+      expect(await partners.findByKey(created.apiKey)).toBeNull();
+      expect(await partners.findByKey(rotated.apiKey)).toMatchObject({ id: created.id, quantityLeft: 4 });
+    });
+    expect(await ops('rotate-key', String(created.id))).toContain('the old one no longer works');
+    await ops('disable', String(created.id));
+    expect(JSON.parse(await ops('enable', String(created.id), '--json'))).toMatchObject({
+      id: created.id,
+      active: true,
+    });
+    await expect(ops('enable', '999999')).rejects.toThrow('no partner with id 999999');
+    await expect(ops('rotate-key', '999999')).rejects.toThrow('no partner with id 999999');
+  });
+
   it("lists a partner's grants with their outcome, for one wallet if asked, never the signed transaction", async () => {
     const { id } = JSON.parse(
       await ops('create', '--name', 'Grants', '--quantity', '5', '--per-wallet', '2', '--json'),

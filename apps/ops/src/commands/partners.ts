@@ -33,7 +33,9 @@ function describeGrant(g: GrantRecord): string {
 export function registerPartners(program: Command): void {
   const partners = program
     .command('partners')
-    .description('create, list, top up and disable partner accounts of the free ticket API; list their grants');
+    .description(
+      'create, list, top up, disable and enable partner accounts of the free ticket API, rotate their keys; list their grants',
+    );
 
   partners
     .command('create')
@@ -101,5 +103,33 @@ export function registerPartners(program: Command): void {
     .action(async (id: number, o: { json?: boolean }) => {
       const record = await withPartners((s) => s.disable(id));
       print(!!o.json, record, () => `disabled ${describePartner(record)}`);
+    });
+
+  partners
+    .command('enable')
+    .description('enable a disabled partner again: its key works again')
+    .argument('<id>', 'partner id', positiveInt)
+    .option('--json', 'print the partner record')
+    .action(async (id: number, o: { json?: boolean }) => {
+      const record = await withPartners((s) => s.enable(id));
+      print(!!o.json, record, () => `enabled ${describePartner(record)}`);
+    });
+
+  partners
+    .command('rotate-key')
+    .description(
+      'issue the partner a new API key; the old one answers 401 at once (its account, tickets and grants stay)',
+    )
+    .argument('<id>', 'partner id', positiveInt)
+    .option('--json', 'print {"id","apiKey"}')
+    .action(async (id: number, o: { json?: boolean }) => {
+      const issued = await withPartners((s) => s.rotateKey(id));
+      print(!!o.json, { id: issued.record.id, apiKey: issued.key }, () =>
+        [
+          `new key for partner ${id} (shown only once, store it now; the old one no longer works):`,
+          `  ${issued.key}`,
+          describePartner(issued.record),
+        ].join('\n'),
+      );
     });
 }

@@ -150,11 +150,36 @@ export class PartnersService {
   }
 
   /** Idempotent. Grants already reserved still complete; no new ones are made. */
-  async disable(id: number): Promise<PartnerRecord> {
+  disable(id: number): Promise<PartnerRecord> {
+    return this.setActive(id, false);
+  }
+
+  /** Idempotent: a disabled partner's key (the one it had, unless rotated since) works again. */
+  enable(id: number): Promise<PartnerRecord> {
+    return this.setActive(id, true);
+  }
+
+  /**
+   * A new key for the partner, shown once; the old one stops working at once (the API looks keys up on
+   * every request). The partner stays the same account: its quantity, its grants and the wallets' counts.
+   */
+  async rotateKey(id: number): Promise<IssuedPartnerKey> {
+    const key = generateApiKey(this.keyPrefix, PARTNER_KEY_WORD);
+    const record = await this.dataSource.transaction(async (tx) => {
+      const row = await lockedPartner(tx, id);
+      row.keyHash = hashApiKey(key);
+      row.keyHint = apiKeyHint(key);
+      row.updatedAt = new Date();
+      return toPartnerRecord(await tx.save(row));
+    });
+    return { key, record };
+  }
+
+  private setActive(id: number, active: boolean): Promise<PartnerRecord> {
     return this.dataSource.transaction(async (tx) => {
       const row = await lockedPartner(tx, id);
-      if (row.active) {
-        row.active = false;
+      if (row.active !== active) {
+        row.active = active;
         row.updatedAt = new Date();
         await tx.save(row);
       }
