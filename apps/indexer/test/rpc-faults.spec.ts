@@ -37,7 +37,7 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
     await buyOrder(sim, 2);
     proxy = await startRpcFaultProxy(
       f.anvil.rpcUrl,
-      { failRate: 0.2, maxLogRange: 2_000, delayRate: 0.1, delayMs: 150 },
+      { failRate: 0.2, maxLogRange: 2_000, delayRate: 0.1, delayMs: 150, nullLogTimestamps: true },
       7,
     );
   });
@@ -83,6 +83,13 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
     const log = await readLogEnvelopes(f.eventLog);
     expect(log.filter((e) => e.type === 'BlocksReverted')).toEqual([]);
     expect(logView(log)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));
+    // the logs came with "blockTimestamp": null: each event has its block's time, from the header
+    const stamped = log.filter((e): e is ChainEventEnvelope => e.type !== 'BlocksReverted');
+    for (const hash of new Set(stamped.map((e) => e.blockHash))) {
+      const block = (await rpcCall(f.anvil.rpcUrl, 'eth_getBlockByHash', [hash, false])) as { timestamp: string };
+      const times = new Set(stamped.filter((e) => e.blockHash === hash).map((e) => e.blockTimestamp));
+      expect([...times]).toEqual([Number(block.timestamp)]);
+    }
   });
 
   it('waits at the poll interval for blocks a head from a replica ahead announced, instead of asking in a loop', async () => {

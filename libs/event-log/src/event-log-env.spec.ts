@@ -15,7 +15,7 @@ describe('the event log variables', () => {
   });
 
   it('name Kafka brokers, the topic prefix and the chain', () => {
-    const env = schema.parse({ EVENT_LOG: 'kafka', KAFKA_BROKERS: 'a:9092,b:9092', KAFKA_TOPIC_PREFIX: 'staging' });
+    const env = schema.parse({ EVENT_LOG: 'kafka', KAFKA_BROKERS: 'a:9092, b:9092,', KAFKA_TOPIC_PREFIX: 'staging' });
     expect(eventLogConfigFromEnv(env, 8453, 'unused')).toEqual({
       kind: 'kafka',
       brokers: ['a:9092', 'b:9092'],
@@ -28,6 +28,9 @@ describe('the event log variables', () => {
     const problems = (input: Record<string, string>) =>
       schema.safeParse(input).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ?? [];
     expect(problems({ EVENT_LOG: 'kafka' })).toEqual(['KAFKA_BROKERS: required when EVENT_LOG=kafka (host:port,…)']);
+    expect(problems({ EVENT_LOG: 'kafka', KAFKA_BROKERS: ' , ' })).toEqual([
+      'KAFKA_BROKERS: required when EVENT_LOG=kafka (host:port,…)',
+    ]);
     expect(problems({ EVENT_LOG_SCHEMA: 'Log; drop', KAFKA_TOPIC_PREFIX: 'a b' })).toEqual([
       'EVENT_LOG_SCHEMA: must be a lowercase SQL identifier of at most 40 characters',
       'KAFKA_TOPIC_PREFIX: must be a Kafka topic name prefix (letters, digits, . _ -)',

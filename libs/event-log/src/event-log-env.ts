@@ -27,9 +27,16 @@ export interface EventLogEnv {
   KAFKA_TOPIC_PREFIX: string;
 }
 
+/** "a:9092, b:9092" as a compose file may write it: spaces and empty entries are no part of a host. */
+const kafkaBrokers = (env: EventLogEnv): string[] =>
+  (env.KAFKA_BROKERS ?? '')
+    .split(',')
+    .map((broker) => broker.trim())
+    .filter((broker) => broker !== '');
+
 /** A `superRefine` step: Kafka needs its brokers. */
 export function requireKafkaBrokers(env: EventLogEnv, ctx: z.RefinementCtx): void {
-  if (env.EVENT_LOG === 'kafka' && !env.KAFKA_BROKERS) {
+  if (env.EVENT_LOG === 'kafka' && kafkaBrokers(env).length === 0) {
     ctx.addIssue({ code: 'custom', path: ['KAFKA_BROKERS'], message: 'required when EVENT_LOG=kafka (host:port,…)' });
   }
 }
@@ -37,6 +44,11 @@ export function requireKafkaBrokers(env: EventLogEnv, ctx: z.RefinementCtx): voi
 /** The log the variables name; `databaseUrl` holds the Postgres log (unused with Kafka). */
 export function eventLogConfigFromEnv(env: EventLogEnv, chainId: number, databaseUrl: string): EventLogConfig {
   return env.EVENT_LOG === 'kafka'
-    ? { kind: 'kafka', brokers: (env.KAFKA_BROKERS ?? '').split(','), chainId, topicPrefix: env.KAFKA_TOPIC_PREFIX }
+    ? {
+        kind: 'kafka',
+        brokers: kafkaBrokers(env),
+        chainId,
+        topicPrefix: env.KAFKA_TOPIC_PREFIX,
+      }
     : { kind: 'postgres', databaseUrl, schema: env.EVENT_LOG_SCHEMA };
 }

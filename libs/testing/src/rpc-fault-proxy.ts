@@ -38,6 +38,8 @@ export interface RpcFaults {
   loseAnswerOf: string[];
   /** Awaited before a call is forwarded: a test changes the chain there, between two of a client's calls. */
   beforeForward: ((call: RpcCall) => Promise<void>) | null;
+  /** eth_getLogs answers carry `"blockTimestamp": null`, as some nodes send the field they do not fill. */
+  nullLogTimestamps: boolean;
 }
 
 /** A JSON-RPC call as the proxy receives it. */
@@ -93,6 +95,7 @@ const NONE: RpcFaults = {
   receiptLagBlocks: 0,
   loseAnswerOf: [],
   beforeForward: null,
+  nullLogTimestamps: false,
 };
 
 /** An HTTP JSON-RPC proxy in front of a real node (anvil) that injects faults. */
@@ -189,6 +192,12 @@ export async function startRpcFaultProxy(
     if (req.method === 'eth_blockNumber' && state.headAheadBlocks > 0) {
       const head = Number((answered as { result: string }).result) + state.headAheadBlocks;
       return { jsonrpc: '2.0', id: req.id, result: `0x${head.toString(16)}` };
+    }
+    if (req.method === 'eth_getLogs' && state.nullLogTimestamps) {
+      const answer = answered as { result?: object[] };
+      if (Array.isArray(answer.result)) {
+        return { ...answer, result: answer.result.map((log) => ({ ...log, blockTimestamp: null })) };
+      }
     }
     if (req.method === 'eth_getTransactionReceipt' && state.receiptLagBlocks > 0) {
       const receipt = (answered as { result?: { blockNumber: string } | null }).result;

@@ -83,7 +83,8 @@ function toLog(raw: RawLog): MinedLog {
     transactionIndex: Number(raw.transactionIndex),
     topics: raw.topics,
     removed: false,
-    blockTimestamp: raw.blockTimestamp === undefined ? undefined : Number(raw.blockTimestamp),
+    // a node that sends the field empty (null) has not said the time: the block's header will
+    blockTimestamp: raw.blockTimestamp == null ? undefined : Number(raw.blockTimestamp),
   };
 }
 
