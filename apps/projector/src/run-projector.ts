@@ -1,6 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventLog, Subscription } from '@lottery/event-log';
-import { type BatchResult, FoldRulesChangedError, PoisonEventError, type Projection } from '@lottery/projection';
+import {
+  type BatchResult,
+  FoldRulesChangedError,
+  PoisonEventError,
+  type Projection,
+  StoredPositionBehindError,
+} from '@lottery/projection';
 import { isDependencyUnavailable, type Logger } from '@lottery/telemetry';
 import type { ProjectorMetrics } from './projector-metrics';
 
@@ -43,10 +49,17 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
         return await attempt();
       } catch (error) {
         // a poison event's reason quotes the log, which may read like an outage's message: never retried
-        if (signal.aborted || error instanceof PoisonEventError || !isDependencyUnavailable(error)) throw error;
+        const lostCommits = error instanceof StoredPositionBehindError;
+        if (signal.aborted || error instanceof PoisonEventError || (!lostCommits && !isDependencyUnavailable(error)))
+          throw error;
         const waitMs = Math.min(maxWaitMs, firstWaitMs * 2 ** outagesInARow++);
         metrics.outages.inc();
-        logger.warn({ err: error, retryInMs: waitMs }, 'database unreachable: resuming from the stored position');
+        logger.warn(
+          { err: error, retryInMs: waitMs },
+          lostCommits
+            ? 'the read models lost commits: resuming from the stored position'
+            : 'database unreachable: resuming from the stored position',
+        );
         await sleep(waitMs, undefined, { signal }).catch(() => undefined);
         if (signal.aborted) return undefined;
       }

@@ -4,7 +4,7 @@ import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries 
 import { expectSameReadModels, referenceFold } from '@lottery/fold-testing';
 import { eventually } from '@lottery/pipeline-testing';
 import { Projection } from '@lottery/projection';
-import { startRestartablePostgres, type RestartablePostgres } from '@lottery/testing';
+import { createTestDatabase, startRestartablePostgres, type RestartablePostgres } from '@lottery/testing';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
@@ -145,6 +145,46 @@ describe('the projector loop when Postgres restarts', () => {
       await running.catch(() => undefined);
       await crashLog.close();
       await crashModels.destroy();
+    }
+  }, 120_000);
+
+  it('folds again the events of commits the read models lost while the log, on another server, went on', async () => {
+    // the read models on the crashing server; the log (as Kafka would be) elsewhere, its subscription unbroken
+    const models = createReadModelDataSource({ url: pg.url, schema: 'lottery_lost', poolSize: 2 });
+    await models.initialize();
+    await migrateReadModels(models);
+    const logDatabase = await createTestDatabase('projector_lost_commits_log');
+    const elsewhere = createEventLog({ kind: 'postgres', databaseUrl: logDatabase.url, schema: 'lottery_log' });
+    await elsewhere.init();
+    const projection = new Projection(models, { chainId: CHAIN_ID, schema: 'lottery_lost' });
+    const registry = new Registry();
+    const abort = new AbortController();
+    const running = startLoop(projection, elsewhere, registry, abort);
+    try {
+      const settled = <T>(attempt: () => Promise<T>) => attempt().catch(() => undefined);
+      const applied = (block: number) =>
+        eventually(
+          () => settled(async () => (await projection.cursor()).lastBlock === block),
+          `block ${block} applied`,
+          30_000,
+          20,
+        );
+      const [first, second] = [Math.floor(history.length / 3), Math.floor((2 * history.length) / 3)];
+      await elsewhere.append(history.slice(0, first), checkpointOf(history.slice(0, first)));
+      await applied(history[first - 1].blockNumber);
+      await elsewhere.append(history.slice(first, second), checkpointOf(history.slice(0, second)));
+      await applied(history[second - 1].blockNumber);
+      // the commits of the second third are lost; the projector's pool reconnects without an error
+      await pg.crash();
+      await elsewhere.append(history.slice(second), checkpointOf(history));
+      await applied(history[history.length - 1].blockNumber);
+      await expectSameReadModels(new PostgresReadModelQueries(models), referenceFold(history));
+    } finally {
+      abort.abort();
+      await running.catch(() => undefined);
+      await elsewhere.close();
+      await logDatabase.drop();
+      await models.destroy();
     }
   }, 120_000);
 });

@@ -5,5 +5,6 @@ export type { BatchResult } from './fold/apply-batch';
 export { applyBatchInTransaction } from './fold/apply-batch';
 export * from './projection';
 export * from './projector-session';
+export * from './stored-position-behind-error';
 export * from './replay/replay';
 export type { ReplayPhase, ReplayProgress } from './replay/replay-progress';

@@ -4,6 +4,7 @@ import type { LogRecord } from './decode/decode-event';
 import { applyBatchInTransaction, type BatchResult } from './fold/apply-batch';
 import { useFoldRules } from './fold-rules';
 import { OpenRoundKeys } from './fold/open-round-keys';
+import { StoredPositionBehindError } from './stored-position-behind-error';
 
 export interface ProjectionOptions {
   /** The chain the log follows; an event of another chain is poison. */
@@ -32,6 +33,8 @@ export const DEFAULT_BATCH_MAX_EVENTS = 20_000;
 export class Projection {
   readonly schema: string;
   private readonly roundKeys = new OpenRoundKeys();
+  /** The position this projection last committed: the stored one may fall behind it, never silently. */
+  private committed: number | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -53,19 +56,24 @@ export class Projection {
     return this.withConnection(async (runner) => {
       await runner.startTransaction();
       try {
-        // A commit lost in a crash loses its position with it: the log redelivers those events and the
-        // fold applies them again, so the projector need not wait for the WAL flush.
+        // A commit lost in a crash loses its position with it: the next batch finds the stored position
+        // behind this one (StoredPositionBehindError), the caller has those events delivered again and
+        // the fold applies them again, so the projector need not wait for the WAL flush.
         await runner.query('SET LOCAL synchronous_commit = off');
         const store = projectionStore(await sqlExecutorFor(runner), this.schema);
         const result = await applyBatchInTransaction(store, batch, {
           chainId: this.options.chainId,
           reorgWindowBlocks: this.options.reorgWindowBlocks ?? DEFAULT_REORG_WINDOW_BLOCKS,
           roundKeys: this.roundKeys,
+          lastCommitted: this.committed,
         });
         await runner.commitTransaction();
         this.roundKeys.committedAt(result.position);
+        this.committed = result.position;
         return result;
       } catch (error) {
+        // told once: the caller folds again from the stored position, which is then what counts
+        if (error instanceof StoredPositionBehindError) this.committed = null;
         this.roundKeys.clear();
         await runner.rollbackTransaction();
         throw error;

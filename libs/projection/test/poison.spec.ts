@@ -1,8 +1,7 @@
 import type { ChainEventEnvelope } from '@lottery/domain';
 import { PoisonEventError } from '../src';
 import { lotteryHistory } from '@lottery/fold-testing';
-import { asLog, startProjection, type ProjectionHarness } from './support/projection-harness';
-import { resetReadModels } from './support/reset-read-models';
+import { asLog, startAfresh, startProjection, type ProjectionHarness } from './support/projection-harness';
 
 const history = lotteryHistory({ seed: 31, settledRounds: 1, purchasesPerRound: 10, wallets: 4 });
 const first = <T extends ChainEventEnvelope['type']>(type: T) =>
@@ -34,7 +33,7 @@ describe('a poison event stops the projector with an error naming it', () => {
   });
   afterAll(() => h.close());
   beforeEach(async () => {
-    await resetReadModels(h.dataSource);
+    await startAfresh(h);
     await h.projection.applyBatch(asLog(history));
   });
 

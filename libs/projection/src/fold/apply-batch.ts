@@ -9,6 +9,7 @@ import { flushSegment } from './segment-flush';
 import { SegmentFold } from './segment-fold';
 import { SegmentState } from './segment-state';
 import { asDuplicateKey } from './duplicate-key';
+import { StoredPositionBehindError } from '../stored-position-behind-error';
 
 export interface BatchOptions {
   chainId: number;
@@ -20,6 +21,8 @@ export interface BatchOptions {
   roundKeys: OpenRoundKeys;
   /** Told what each segment changed, after its writes were issued (a replay's memory of the fold state). */
   onSegmentFolded?: (state: SegmentState) => void;
+  /** The position the caller last committed: a stored position behind it is StoredPositionBehindError. */
+  lastCommitted?: number | null;
 }
 
 export interface BatchResult {
@@ -65,6 +68,10 @@ export async function applyBatchInTransaction(
   await store.reads.lockSchema();
   const cursor = await store.reads.cursor();
   useFoldRules(cursor, store.schema);
+  const { lastCommitted } = options;
+  if (lastCommitted != null && (cursor.position === null || cursor.position < lastCommitted)) {
+    throw new StoredPositionBehindError(store.schema, cursor.position, lastCommitted);
+  }
   options.roundKeys.useAt(cursor.position);
   const result: BatchResult = { applied: 0, skipped: 0, reverts: 0, position: cursor.position };
   const records: (DecodedChainEvent | DecodedRevert)[] = [];
