@@ -104,26 +104,47 @@ describe('the projector loop when Postgres restarts', () => {
     expect(ended).toBe('returned');
   }, 120_000);
 
-  it('after a crash that lost commits it had acknowledged, folds their events again: read models equal the reference fold', async () => {
-    // a log and read models of their own on the same server
-    const crashModels = createReadModelDataSource({ url: pg.url, schema: 'lottery_crash', poolSize: 2 });
-    await crashModels.initialize();
-    await migrateReadModels(crashModels);
-    const crashLog = createEventLog({ kind: 'postgres', databaseUrl: pg.url, schema: 'crash_log' });
-    await crashLog.init();
-    const projection = new Projection(crashModels, { chainId: CHAIN_ID, schema: 'lottery_crash' });
+  /**
+   * Read models of `schema` on the restarting server, folded from `eventLog` by the projector loop for
+   * the length of `work`, which appends and waits with `applied`.
+   */
+  const withLoopOn = async (
+    schema: string,
+    eventLog: EventLog,
+    work: (loop: { applied: (block: number) => Promise<unknown>; registry: Registry }) => Promise<void>,
+  ) => {
+    const models = createReadModelDataSource({ url: pg.url, schema, poolSize: 2 });
+    await models.initialize();
+    await migrateReadModels(models);
+    await eventLog.init();
+    const projection = new Projection(models, { chainId: CHAIN_ID, schema });
     const registry = new Registry();
     const abort = new AbortController();
-    const running = startLoop(projection, crashLog, registry, abort);
+    const running = startLoop(projection, eventLog, registry, abort);
+    // the suite's own clients may meet the restarted server's closed sessions first
+    const settled = <T>(attempt: () => Promise<T>) => attempt().catch(() => undefined);
+    const applied = (block: number) =>
+      eventually(
+        () => settled(async () => (await projection.cursor()).lastBlock === block),
+        `block ${block} applied`,
+        30_000,
+        20,
+      );
     try {
-      const settled = <T>(attempt: () => Promise<T>) => attempt().catch(() => undefined);
-      const applied = (block: number) =>
-        eventually(
-          () => settled(async () => (await projection.cursor()).lastBlock === block),
-          `block ${block} applied`,
-          30_000,
-          20,
-        );
+      await work({ applied, registry });
+      await expectSameReadModels(new PostgresReadModelQueries(models), referenceFold(history));
+    } finally {
+      abort.abort();
+      await running.catch(() => undefined);
+      await eventLog.close();
+      await models.destroy();
+    }
+  };
+
+  it('after a crash that lost commits it had acknowledged, folds their events again: read models equal the reference fold', async () => {
+    // a log and read models of their own on the same server
+    const crashLog = createEventLog({ kind: 'postgres', databaseUrl: pg.url, schema: 'crash_log' });
+    await withLoopOn('lottery_crash', crashLog, async ({ applied, registry }) => {
       const half = Math.floor(history.length / 2);
       await crashLog.append(history.slice(0, half), checkpointOf(history.slice(0, half)));
       await applied(history[half - 1].blockNumber);
@@ -139,52 +160,27 @@ describe('the projector loop when Postgres restarts', () => {
         ?.values.find((v) => v.labels['result'] === 'applied')?.value;
       // the crash did lose commits: their events were applied twice, once into the lost transaction
       expect(appliedEvents).toBeGreaterThan(history.length);
-      await expectSameReadModels(new PostgresReadModelQueries(crashModels), referenceFold(history));
-    } finally {
-      abort.abort();
-      await running.catch(() => undefined);
-      await crashLog.close();
-      await crashModels.destroy();
-    }
+    });
   }, 120_000);
 
   it('folds again the events of commits the read models lost while the log, on another server, went on', async () => {
     // the read models on the crashing server; the log (as Kafka would be) elsewhere, its subscription unbroken
-    const models = createReadModelDataSource({ url: pg.url, schema: 'lottery_lost', poolSize: 2 });
-    await models.initialize();
-    await migrateReadModels(models);
     const logDatabase = await createTestDatabase('projector_lost_commits_log');
     const elsewhere = createEventLog({ kind: 'postgres', databaseUrl: logDatabase.url, schema: 'lottery_log' });
-    await elsewhere.init();
-    const projection = new Projection(models, { chainId: CHAIN_ID, schema: 'lottery_lost' });
-    const registry = new Registry();
-    const abort = new AbortController();
-    const running = startLoop(projection, elsewhere, registry, abort);
     try {
-      const settled = <T>(attempt: () => Promise<T>) => attempt().catch(() => undefined);
-      const applied = (block: number) =>
-        eventually(
-          () => settled(async () => (await projection.cursor()).lastBlock === block),
-          `block ${block} applied`,
-          30_000,
-          20,
-        );
-      const [first, second] = [Math.floor(history.length / 3), Math.floor((2 * history.length) / 3)];
-      await elsewhere.append(history.slice(0, first), checkpointOf(history.slice(0, first)));
-      await applied(history[first - 1].blockNumber);
-      await elsewhere.append(history.slice(first, second), checkpointOf(history.slice(0, second)));
-      await applied(history[second - 1].blockNumber);
-      // the commits of the second third are lost; the projector's pool reconnects without an error
-      await pg.crash();
-      await elsewhere.append(history.slice(second), checkpointOf(history));
-      await applied(history[history.length - 1].blockNumber);
-      await expectSameReadModels(new PostgresReadModelQueries(models), referenceFold(history));
+      await withLoopOn('lottery_lost', elsewhere, async ({ applied }) => {
+        const [first, second] = [Math.floor(history.length / 3), Math.floor((2 * history.length) / 3)];
+        await elsewhere.append(history.slice(0, first), checkpointOf(history.slice(0, first)));
+        await applied(history[first - 1].blockNumber);
+        await elsewhere.append(history.slice(first, second), checkpointOf(history.slice(0, second)));
+        await applied(history[second - 1].blockNumber);
+        // the commits of the second third are lost; the projector's pool reconnects without an error
+        await pg.crash();
+        await elsewhere.append(history.slice(second), checkpointOf(history));
+        await applied(history[history.length - 1].blockNumber);
+      });
     } finally {
-      abort.abort();
-      await running.catch(() => undefined);
-      await elsewhere.close();
       await logDatabase.drop();
-      await models.destroy();
     }
   }, 120_000);
 });
