@@ -4,7 +4,7 @@ import { buyOrder, createSimulationContext, simulateHistory } from '@lottery/con
 import { createEventLog } from '@lottery/event-log';
 import { expectSameReadModels, logWithReorg, lotteryHistory, referenceFold } from '@lottery/fold-testing';
 import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries } from '@lottery/persistence';
-import { Projection } from '@lottery/projection';
+import { Projection, ProjectorPresence } from '@lottery/projection';
 import { runReplay } from '../src/commands/replay';
 import {
   caughtUp,
@@ -194,10 +194,22 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
         const running = await runOps(['replay', '--json', '--new-log'], env);
         expect([running.code, jsonOf<{ error: string }>(running).error]).toEqual([
           1,
-          expect.stringMatching(/a projector is connected/),
+          expect.stringMatching(/a projector is running/),
         ]);
       } finally {
         await projector.end();
+      }
+      // a projector idle for long: its pool closed every session but the one holding its presence lock
+      const presence = new ProjectorPresence(models, 'lottery_b', () => undefined);
+      await presence.start(new AbortController().signal);
+      try {
+        const idle = await runOps(['replay', '--json', '--new-log'], env);
+        expect([idle.code, jsonOf<{ error: string }>(idle).error]).toEqual([
+          1,
+          expect.stringMatching(/a projector is running/),
+        ]);
+      } finally {
+        await presence.stop();
       }
       const run = await runOps(['replay', '--json', '--new-log'], env);
       expect([run.code, jsonOf<ReplayJson>(run).events]).toEqual([0, history.length]);

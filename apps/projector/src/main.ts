@@ -1,6 +1,6 @@
 import { createEventLog, eventLogConfigFromEnv } from '@lottery/event-log';
 import { createReadModelDataSource, migrateReadModels } from '@lottery/persistence';
-import { PoisonEventError, Projection, PROJECTOR_APPLICATION_NAME } from '@lottery/projection';
+import { PoisonEventError, Projection, PROJECTOR_APPLICATION_NAME, ProjectorPresence } from '@lottery/projection';
 import { createLogger, shutdownSignal, startMetricsServer } from '@lottery/telemetry';
 import { loadProjectorConfig } from './config';
 import { createProjectorMetrics } from './projector-metrics';
@@ -16,7 +16,8 @@ async function main(): Promise<void> {
   const dataSource = createReadModelDataSource({
     url: config.DATABASE_URL,
     schema: config.READ_SCHEMA,
-    poolSize: 3,
+    // one session holds the presence lock for as long as the projector runs
+    poolSize: 4,
     applicationName: PROJECTOR_APPLICATION_NAME,
   });
   await dataSource.initialize();
@@ -33,7 +34,13 @@ async function main(): Promise<void> {
     schema: config.READ_SCHEMA,
     reorgWindowBlocks: config.REORG_WINDOW_BLOCKS,
   });
+  const presence = new ProjectorPresence(dataSource, config.READ_SCHEMA, () => {
+    readiness.blockedBy('ops replay --new-log is rebuilding the read models from another log');
+    logger.warn({ schema: config.READ_SCHEMA }, 'ops replay --new-log is running: waiting for it to end');
+  });
   try {
+    await presence.start(shutdown);
+    readiness.blockedBy(null);
     await runProjector(
       {
         projection,
@@ -58,6 +65,7 @@ async function main(): Promise<void> {
     }
     process.exitCode = 1;
   } finally {
+    await presence.stop();
     await eventLog.close();
     await dataSource.destroy();
     await metricsServer.close();

@@ -90,7 +90,9 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
   };
 
   const stored = await untilReachable(storedPosition);
-  if (stored === undefined) return;
+  const tail = await untilReachable(() => eventLog.tail());
+  if (stored === undefined || tail === undefined) return;
+  if (stored >= tail) throw new ReadModelsOfAnotherLogError(projection.schema, stored, tail);
   let position = stored;
   metrics.position.set(position);
   logger.info({ from: position + 1, schema: projection.schema }, 'projecting the event log');
@@ -142,5 +144,21 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
   } finally {
     clearInterval(lagTimer);
     signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * The read models have folded log positions this log does not have: they were folded from another log
+ * (a replay of a new one, a wrong EVENT_LOG_SCHEMA or KAFKA_TOPIC_PREFIX). Following this log from there
+ * would skip its events up to that position and fold the rest onto the other log's state.
+ */
+export class ReadModelsOfAnotherLogError extends Error {
+  constructor(schema: string, stored: number, tail: number) {
+    super(
+      `the read models in ${schema} have folded up to log position ${stored}, past this event log's end ` +
+        `(next position ${tail}): they were folded from another log. Point the projector at that log, or ` +
+        'rebuild them from this one with `ops replay --new-log`',
+    );
+    this.name = 'ReadModelsOfAnotherLogError';
   }
 }

@@ -10,7 +10,7 @@ import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { CHAIN_ID, sampleHistory } from './sample-history';
 import { createProjectorMetrics } from '../src/projector-metrics';
-import { runProjector } from '../src/run-projector';
+import { ReadModelsOfAnotherLogError, runProjector } from '../src/run-projector';
 
 const history = sampleHistory();
 const checkpointOf = (events: ChainEventEnvelope[]) => {
@@ -179,6 +179,35 @@ describe('the projector loop', () => {
     expect(reasons.at(-1)).toBeNull();
     abort.abort();
     await expect(running).resolves.toBeUndefined();
+  });
+
+  it('refuses read models folded past the end of its log (folded from another), instead of skipping up to there', async () => {
+    await log.append(history.slice(0, 6), checkpointOf(history.slice(0, 6)));
+    await new Projection(dataSource, { chainId: CHAIN_ID }).applyBatch(await log.read(1, 6));
+    // the projector pointed at a shorter log: the one a replay --new-log left, or a mistyped one
+    const shorter = createEventLog({ kind: 'postgres', databaseUrl: db.url, schema: 'lottery_log_other' });
+    await shorter.init();
+    await shorter.append(history.slice(0, 3), checkpointOf(history.slice(0, 3)));
+    try {
+      const failure = await runProjector(
+        {
+          projection: new Projection(dataSource, { chainId: CHAIN_ID }),
+          eventLog: shorter,
+          metrics: createProjectorMetrics(new Registry()),
+          logger: pino({ level: 'silent' }),
+          maxBatch: 50,
+          maxWaitMs: 10,
+        },
+        new AbortController().signal,
+      ).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(ReadModelsOfAnotherLogError);
+      expect((failure as Error).message).toMatch(
+        /folded up to log position 6, past this event log's end \(next position 4\)/,
+      );
+      expect((await dataSource.query(`SELECT position FROM lottery.projector_state`))[0].position).toBe('6');
+    } finally {
+      await shorter.close();
+    }
   });
 
   it('stops with the poison event error instead of skipping it', async () => {

@@ -2,7 +2,12 @@ import type { Command } from 'commander';
 import { Client } from 'pg';
 import { createEventLog, type EventLogConfig } from '@lottery/event-log';
 import { nextSchemaName, readSchemaName, retiredSchemaName } from '@lottery/persistence';
-import { PROJECTOR_APPLICATION_NAME, replayIntoFreshSchema, type ReplayProgress } from '@lottery/projection';
+import {
+  PROJECTOR_APPLICATION_NAME,
+  projectorPresenceLock,
+  replayIntoFreshSchema,
+  type ReplayProgress,
+} from '@lottery/projection';
 import { createLogger, ProgressReporter, type Logger } from '@lottery/telemetry';
 import { databaseUrl } from '../connection';
 import { print, reportFailure } from '../output';
@@ -83,7 +88,7 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
 
     const [head, tail] = await Promise.all([eventLog.head(), eventLog.tail()]).catch(refusingAMissingLog(run.log));
     const folded = await livePosition(guard, live);
-    if (run.newLog) await refuseForANewLog(guard, head, tail);
+    if (run.newLog) await refuseForANewLog(guard, live, head, tail);
     if (folded !== null && folded >= tail && !run.newLog) {
       throw new Error(
         `the event log ends before position ${folded}, which the live schema "${live}" has already folded: ` +
@@ -181,17 +186,22 @@ async function livePosition(client: Client, schema: string): Promise<number | nu
 /**
  * A new log has positions of its own, so the check against the live schema's says nothing: an empty one
  * is refused (a mistyped name would switch in empty read models), and so is a running projector, which
- * follows its own log and would fold it into the switched-in schema, past the new log's position.
+ * follows its own log and would fold it into the switched-in schema, past the new log's position. A
+ * projector holds its presence lock shared while it runs, idle or not; the guard's session takes it
+ * exclusively until the replay ends, so none starts meanwhile (it waits, saying why). A session named
+ * `projector` counts too (a projector of a version without the lock).
  */
-async function refuseForANewLog(guard: Client, head: number, tail: number): Promise<void> {
+async function refuseForANewLog(guard: Client, live: string, head: number, tail: number): Promise<void> {
   if (tail <= head) throw new Error('the new event log holds no events: is its name right? Nothing was changed');
-  const { rows } = await guard.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`,
-    [PROJECTOR_APPLICATION_NAME],
+  const { rows } = await guard.query<{ free: boolean; named: number }>(
+    `SELECT pg_try_advisory_lock(hashtext($1)) AS free,
+            (SELECT count(*)::int FROM pg_stat_activity
+              WHERE datname = current_database() AND application_name = $2) AS named`,
+    [projectorPresenceLock(live), PROJECTOR_APPLICATION_NAME],
   );
-  if ((rows[0]?.n ?? 0) > 0) {
+  if (!rows[0]?.free || (rows[0]?.named ?? 0) > 0) {
     throw new Error(
-      'a projector is connected: it follows its own log, and would fold it into the new read models. Stop it, ' +
+      'a projector is running: it follows its own log, and would fold it into the new read models. Stop it, ' +
         'replay with --new-log, then start it on the new log. Nothing was changed',
     );
   }
