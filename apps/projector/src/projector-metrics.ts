@@ -13,7 +13,7 @@ export function createProjectorMetrics(registry: Registry): ProjectorMetrics {
   return {
     events: new Counter({
       name: 'lottery_projector_events_total',
-      help: 'Log records handled, by result: applied to the read models, or skipped as already applied',
+      help: 'Log records handled, by result: applied to the read models, skipped as already applied, or revert (a BlocksReverted)',
       labelNames: ['result'],
       registers: [registry],
     }),

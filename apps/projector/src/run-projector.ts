@@ -113,6 +113,8 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
     outagesInARow = 0;
     metrics.events.inc({ result: 'applied' }, result.applied);
     metrics.events.inc({ result: 'skipped' }, result.skipped);
+    // every record is counted once: what is neither applied nor skipped is a BlocksReverted
+    metrics.events.inc({ result: 'revert' }, batch.length - result.applied - result.skipped);
     metrics.reverts.inc(result.reverts);
     if (result.position !== null) position = result.position;
     metrics.position.set(position);

@@ -80,6 +80,21 @@ describe('a poison event stops the projector with an error naming it', () => {
       /unknown event type "Mystery"/,
     ],
     ['an event of another chain', { ...tampered('JackpotLocked', (p) => p), chainId: 1 }, /chain 1/],
+    [
+      'a drawing time no date can hold',
+      tampered('NewDrawingInitialized', (p) => ({ ...p, drawingTime: String(2 ** 53 - 1) })),
+      /drawingTime must be a uint256 at most 8640000000000/,
+    ],
+    [
+      'a ball range past uint8',
+      tampered('NewDrawingInitialized', (p) => ({ ...p, normalBallMax: String(2 ** 40) })),
+      /normalBallMax must be a uint256 at most 255/,
+    ],
+    [
+      'a log index past what is stored',
+      { ...tampered('JackpotLocked', (p) => p), logIndex: 2 ** 40 },
+      /logIndex must be an integer 0\.\.2147483647/,
+    ],
   ];
 
   it.each(cases)('%s', async (_name, event, reason) => {
@@ -103,6 +118,42 @@ describe('a poison event stops the projector with an error naming it', () => {
     expect(await h.projection.cursor()).toEqual(before);
     // and it is never skipped: delivering it again fails again
     await expect(h.projection.applyBatch(batch)).rejects.toThrow(PoisonEventError);
+  });
+
+  it('amounts that add up past numeric(78,0): the segment is named, the batch rolls back', async () => {
+    const before = await h.projection.cursor();
+    const last = history[history.length - 1];
+    const huge = Array.from(
+      { length: 10 },
+      (_, i) =>
+        ({
+          ...first('JackpotLocked'),
+          id: `huge:${i}`,
+          type: 'LpEarningsUpdated',
+          blockNumber: last.blockNumber + 1,
+          logIndex: i,
+          payload: { drawingId: '2', amount: String(2n ** 256n - 1n) },
+        }) as ChainEventEnvelope,
+    );
+    const error = await h.projection.applyBatch(asLog(huge, 5000)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PoisonEventError);
+    expect((error as PoisonEventError).eventId).toBe('huge:9');
+    expect((error as Error).message).toMatch(/events at log positions 5000–5009 add up to is out of range/);
+    expect(await h.projection.cursor()).toEqual(before);
+  });
+
+  it('a pool entry entered twice within one batch: the second is named, not the entry that stood', async () => {
+    const last = history[history.length - 1];
+    const entered = lastOf('PoolEntered') as Extract<ChainEventEnvelope, { type: 'PoolEntered' }>;
+    const entry = { ...entered, id: 'entered', blockNumber: last.blockNumber + 1, logIndex: 0 };
+    const fresh = {
+      ...entry,
+      payload: { ...entered.payload, entryId: String(BigInt(entered.payload.entryId) + 1000n) },
+    };
+    const again = { ...fresh, id: 'entered-again', logIndex: 1 };
+    const error = await h.projection.applyBatch(asLog([fresh, again], 5000)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PoisonEventError);
+    expect((error as PoisonEventError).eventId).toBe('entered-again');
   });
 
   it('a ticket bought again and claimed in the same batch: the purchase is named, not the claim', async () => {

@@ -1,7 +1,7 @@
 import { blocksReverted, canonicalEvents, type ChainEventEnvelope } from '@lottery/domain';
 import { Projection } from '../src';
 import { lotteryHistory, expectSameReadModels, referenceFold, logWithReorg, must } from '@lottery/fold-testing';
-import { asLog, CHAIN_ID, feed, projectionSuite } from './support/projection-harness';
+import { asLog, CHAIN_ID, feed, projectionSuite, startAfresh } from './support/projection-harness';
 
 const history = lotteryHistory({ seed: 11, settledRounds: 4, purchasesPerRound: 50, wallets: 10 });
 const blocks = [...new Set(history.map((e) => e.blockNumber))];
@@ -42,6 +42,39 @@ describe('BlocksReverted undoes the reverted blocks: the result equals the fold 
     const first = selections[selections.indexOf(second) - 1];
     const restored = await h.queries.poolRound(BigInt(second.payload.drawingId));
     expect(restored?.winner).toMatchObject({ id: Number(first.payload.entryId), address: first.payload.winner });
+  });
+
+  it("a wallet's zero referral fee makes no row, whether a later fee of it was folded and undone or never came", async () => {
+    const fee = must(
+      history.find((e): e is ChainEventEnvelope<'ReferralFeeCollected'> => e.type === 'ReferralFeeCollected'),
+      'a referral fee',
+    );
+    const last = history[history.length - 1];
+    const referrer = `0x${'9'.repeat(40)}` as const;
+    const feeOf = (amount: string, block: number): ChainEventEnvelope => ({
+      ...fee,
+      id: `fee:${block}`,
+      blockNumber: block,
+      blockHash: `0x${block.toString(16).padStart(64, '0')}`,
+      logIndex: 0,
+      payload: { ...fee.payload, referrer, amount },
+    });
+    const zero = feeOf('0', last.blockNumber + 1);
+    const undone = feeOf('5', last.blockNumber + 2);
+    const rowsOf = async () =>
+      (
+        await h.dataSource.query(`SELECT count(*)::int AS n FROM lottery.wallet_stats WHERE address = $1`, [referrer])
+      )[0].n;
+    await feed(h.projection, asLog([...history, zero]), 3, 120);
+    const canonical = await rowsOf();
+    await startAfresh(h);
+    await feed(
+      h.projection,
+      asLog([...history, zero, undone, blocksReverted(CHAIN_ID, undone.blockNumber, [undone.blockHash])]),
+      3,
+      120,
+    );
+    expect([canonical, await rowsOf()]).toEqual([0, 0]);
   });
 
   it('a revert followed by many replacement blocks in the same batch still finds the reverted events', async () => {

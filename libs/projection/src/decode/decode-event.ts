@@ -4,6 +4,10 @@ import type { DecodedBody, DecodedChainEvent, DecodedRevert } from './decoded-ev
 import { FieldReader } from './field-reader';
 
 const ZERO_BYTES32 = `0x${'0'.repeat(64)}`;
+/** The latest time a JS Date (and the API's ISO timestamps) can hold, in unix seconds. */
+const MAX_UNIX_SECONDS = 8_640_000_000_000;
+/** Log indexes are stored as Postgres `integer`. */
+const MAX_INT4 = 2 ** 31 - 1;
 
 /** Sorted ascending: the API shows winning normals in that order. */
 const ascending = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
@@ -16,10 +20,10 @@ function decodeBody(type: string, p: FieldReader): DecodedBody {
         roundId: p.uint('drawingId'),
         prizePool: p.uint('prizePool'),
         ticketPrice: p.uint('ticketPrice'),
-        normalBallMax: p.safeUint('normalBallMax'),
+        normalBallMax: p.safeUint('normalBallMax', 255),
         bonusballMax: p.int('bonusballMax', 255),
         referralWinShare: p.uint('referralWinShare'),
-        drawingTime: p.safeUint('drawingTime'),
+        drawingTime: p.safeUint('drawingTime', MAX_UNIX_SECONDS),
         edgePerTicket: p.uint('edgePerTicket'),
       };
     case 'TicketOrderProcessed':
@@ -116,9 +120,9 @@ export function decodeRecord(
     position,
     blockNumber: e.int('blockNumber'),
     blockHash: e.hex('blockHash'),
-    blockTimestamp: e.int('blockTimestamp'),
+    blockTimestamp: e.int('blockTimestamp', MAX_UNIX_SECONDS),
     txHash: e.hex('txHash'),
-    logIndex: e.int('logIndex'),
+    logIndex: e.int('logIndex', MAX_INT4),
     body,
     envelope: event,
   };

@@ -8,7 +8,7 @@ import type { OpenRoundKeys } from './open-round-keys';
 import { flushSegment } from './segment-flush';
 import { SegmentFold } from './segment-fold';
 import { SegmentState } from './segment-state';
-import { asDuplicateKey } from './duplicate-key';
+import { asPoisonWrite } from './poison-write';
 import { StoredPositionBehindError } from '../stored-position-behind-error';
 
 export interface BatchOptions {
@@ -141,7 +141,7 @@ async function foldSegment(
   try {
     await flushSegment(store.writes, fold.state);
   } catch (error) {
-    throw asDuplicateKey(error, events) ?? error;
+    throw asPoisonWrite(error, events) ?? error;
   }
   options.onSegmentFolded?.(fold.state);
 }

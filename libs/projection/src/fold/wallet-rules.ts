@@ -55,12 +55,16 @@ export class WalletDeltas {
     d.winnings += winnings;
   }
 
+  /**
+   * A zero amount (the contract emits one whenever the fee rate or the win share is 0) changes nothing
+   * and makes no row: an undo recomputes wallets from what remains, and drops the rows left all zero.
+   */
   referralFee(address: Hex, amount: bigint): void {
-    this.of(address).referralFees += amount;
+    if (amount !== 0n) this.of(address).referralFees += amount;
   }
 
   referralPending(address: Hex, amount: bigint): void {
-    this.of(address).referralPending += amount;
+    if (amount !== 0n) this.of(address).referralPending += amount;
   }
 
   list(): WalletDelta[] {

@@ -9,7 +9,7 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import { decodeRecord, type LogRecord } from '../decode/decode-event';
 import type { DecodedChainEvent } from '../decode/decoded-event';
 import { applyBatchInTransaction, type BatchResult } from '../fold/apply-batch';
-import { asDuplicateKey } from '../fold/duplicate-key';
+import { asPoisonWrite } from '../fold/poison-write';
 import { OpenRoundKeys } from '../fold/open-round-keys';
 import { CarriedReads } from './carried-reads';
 
@@ -68,7 +68,7 @@ export class CarriedFold {
   async apply(batch: readonly LogRecord[]): Promise<void> {
     if (batch.some(isRevert)) return this.applyWithRevert(batch);
     const previous = this.outstanding;
-    this.behind.reportFailuresAs((error) => asDuplicateKey(error, this.chainEvents(batch)) ?? error);
+    this.behind.reportFailuresAs((error) => asPoisonWrite(error, this.chainEvents(batch)) ?? error);
     const store: ProjectionStore = {
       ...projectionStore(this.behind.direct, this.options.schema, this.behind.writer),
       reads: this.memory,

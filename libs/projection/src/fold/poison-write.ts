@@ -5,6 +5,7 @@ interface PgError {
   code?: string;
   constraint?: string;
   detail?: string;
+  message?: string;
   driverError?: PgError;
 }
 
@@ -29,16 +30,29 @@ const CHECKED_KEYS: Record<string, CheckedKey> = {
 };
 
 /**
- * A ticket id or pool entry id already stored is caught by its unique index rather than by a lookup per
- * event (that lookup cost the fold a tenth of its throughput); this turns the violation into the poison
- * error naming the event, like every other invariant violation.
+ * What the database refuses of a segment's writes, as the poison error naming the event behind it, like
+ * every other invariant violation:
+ * - a ticket id or pool entry id already stored, caught by its unique index rather than by a lookup per
+ *   event (that lookup cost the fold a tenth of its throughput): the later of the events naming it;
+ * - an amount past numeric(78,0): every uint256 fits, but a sum or product of them (a wallet's spending,
+ *   a prize pool) may not; the segment's events are named by their range.
  */
-export function asDuplicateKey(error: unknown, events: readonly DecodedChainEvent[]): PoisonEventError | null {
+export function asPoisonWrite(error: unknown, events: readonly DecodedChainEvent[]): PoisonEventError | null {
   const pg = (error as PgError).driverError ?? (error as PgError);
+  if (pg.code === '22003' && events.length > 0) {
+    const [first, last] = [events[0], events[events.length - 1]];
+    return new PoisonEventError(
+      last.id,
+      last.position,
+      `an amount the events at log positions ${first.position}–${last.position} add up to is out of range ` +
+        `(${pg.message ?? 'numeric overflow'}): a sum or product of uint256 amounts past numeric(78,0)`,
+    );
+  }
   const checked = pg.code === '23505' ? CHECKED_KEYS[pg.constraint ?? ''] : undefined;
   if (!checked) return null;
   const key = new RegExp(`\\(${checked.column}\\)=\\((\\d+)\\)`).exec(pg.detail ?? '')?.[1];
   if (key === undefined) return null;
-  const event = events.find((e) => checked.names(e, key));
+  // the first event naming the key may be the one that stored it: the duplicate is the last
+  const event = events.findLast((e) => checked.names(e, key));
   return event ? new PoisonEventError(event.id, event.position, checked.reason(key)) : null;
 }
