@@ -8,8 +8,9 @@ import type { ProjectorCursor } from '@lottery/persistence';
  * 1. The first rules.
  * 2. A winning ticket's referral share rounds down and its owner keeps the remainder, as the contract
  *    pays a claim (net winnings were rounded down before).
+ * 3. A referral fee of 0 makes no wallet_stats row (an all-zero row was made, which an undo then dropped).
  */
-export const FOLD_RULES_VERSION = 2;
+export const FOLD_RULES_VERSION = 3;
 
 /** The read models were folded under other rules than this projector's. */
 export class FoldRulesChangedError extends Error {
