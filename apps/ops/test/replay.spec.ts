@@ -3,8 +3,13 @@ import pino from 'pino';
 import { buyOrder, createSimulationContext, simulateHistory } from '@lottery/contracts';
 import { createEventLog } from '@lottery/event-log';
 import { expectSameReadModels, logWithReorg, lotteryHistory, referenceFold } from '@lottery/fold-testing';
-import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries } from '@lottery/persistence';
-import { Projection, ProjectorPresence } from '@lottery/projection';
+import {
+  createReadModelDataSource,
+  migrateReadModels,
+  PostgresReadModelQueries,
+  ProjectorPresence,
+} from '@lottery/persistence';
+import { Projection } from '@lottery/projection';
 import { runReplay } from '../src/commands/replay';
 import {
   caughtUp,
@@ -200,7 +205,13 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
         await projector.end();
       }
       // a projector idle for long: its pool closed every session but the one holding its presence lock
-      const presence = new ProjectorPresence(models, 'lottery_b', () => undefined);
+      const presence = new ProjectorPresence({
+        url: f.db.url,
+        schema: 'lottery_b',
+        onWaiting: () => undefined,
+        onTakenOver: () => undefined,
+        onSessionLost: () => undefined,
+      });
       await presence.start(new AbortController().signal);
       try {
         const idle = await runOps(['replay', '--json', '--new-log'], env);

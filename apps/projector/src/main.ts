@@ -1,6 +1,11 @@
 import { createEventLog, eventLogConfigFromEnv } from '@lottery/event-log';
-import { createReadModelDataSource, migrateReadModels } from '@lottery/persistence';
-import { PoisonEventError, Projection, PROJECTOR_APPLICATION_NAME, ProjectorPresence } from '@lottery/projection';
+import {
+  createReadModelDataSource,
+  migrateReadModels,
+  PROJECTOR_APPLICATION_NAME,
+  ProjectorPresence,
+} from '@lottery/persistence';
+import { PoisonEventError, Projection } from '@lottery/projection';
 import { createLogger, shutdownSignal, startMetricsServer } from '@lottery/telemetry';
 import { loadProjectorConfig } from './config';
 import { createProjectorMetrics } from './projector-metrics';
@@ -16,8 +21,7 @@ async function main(): Promise<void> {
   const dataSource = createReadModelDataSource({
     url: config.DATABASE_URL,
     schema: config.READ_SCHEMA,
-    // one session holds the presence lock for as long as the projector runs
-    poolSize: 4,
+    poolSize: 3,
     applicationName: PROJECTOR_APPLICATION_NAME,
   });
   await dataSource.initialize();
@@ -34,9 +38,16 @@ async function main(): Promise<void> {
     schema: config.READ_SCHEMA,
     reorgWindowBlocks: config.REORG_WINDOW_BLOCKS,
   });
-  const presence = new ProjectorPresence(dataSource, config.READ_SCHEMA, () => {
-    readiness.blockedBy('ops replay --new-log is rebuilding the read models from another log');
-    logger.warn({ schema: config.READ_SCHEMA }, 'ops replay --new-log is running: waiting for it to end');
+  const takenOver = new AbortController();
+  const presence = new ProjectorPresence({
+    url: config.DATABASE_URL,
+    schema: config.READ_SCHEMA,
+    onWaiting: () => {
+      readiness.blockedBy('ops replay --new-log is rebuilding the read models from another log');
+      logger.warn({ schema: config.READ_SCHEMA }, 'ops replay --new-log is running: waiting for it to end');
+    },
+    onTakenOver: () => takenOver.abort(),
+    onSessionLost: (error) => logger.warn({ err: error }, 'presence lock session lost: taking the lock again'),
   });
   try {
     await presence.start(shutdown);
@@ -53,8 +64,14 @@ async function main(): Promise<void> {
         onLag: (events) => readiness.observeLag(events),
         onBlocked: (reason) => readiness.blockedBy(reason),
       },
-      shutdown,
+      AbortSignal.any([shutdown, takenOver.signal]),
     );
+    if (takenOver.signal.aborted) {
+      throw new Error(
+        'ops replay --new-log took the read models over while this projector had lost its session: ' +
+          'it stops here; start it again on the new log',
+      );
+    }
     logger.info('projector stopped');
   } catch (error) {
     readiness.fail(error instanceof Error ? error.message : String(error));

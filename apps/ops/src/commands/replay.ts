@@ -1,13 +1,15 @@
 import type { Command } from 'commander';
 import { Client } from 'pg';
 import { createEventLog, type EventLogConfig } from '@lottery/event-log';
-import { nextSchemaName, readSchemaName, retiredSchemaName } from '@lottery/persistence';
 import {
+  nextSchemaName,
   PROJECTOR_APPLICATION_NAME,
   projectorPresenceLock,
-  replayIntoFreshSchema,
-  type ReplayProgress,
-} from '@lottery/projection';
+  readSchemaName,
+  retiredSchemaName,
+  TAKE_PRESENCE_EXCLUSIVELY_SQL,
+} from '@lottery/persistence';
+import { replayIntoFreshSchema, type ReplayProgress } from '@lottery/projection';
 import { createLogger, ProgressReporter, type Logger } from '@lottery/telemetry';
 import { databaseUrl } from '../connection';
 import { print, reportFailure } from '../output';
@@ -193,13 +195,14 @@ async function livePosition(client: Client, schema: string): Promise<number | nu
  */
 async function refuseForANewLog(guard: Client, live: string, head: number, tail: number): Promise<void> {
   if (tail <= head) throw new Error('the new event log holds no events: is its name right? Nothing was changed');
-  const { rows } = await guard.query<{ free: boolean; named: number }>(
-    `SELECT pg_try_advisory_lock(hashtext($1)) AS free,
-            (SELECT count(*)::int FROM pg_stat_activity
-              WHERE datname = current_database() AND application_name = $2) AS named`,
-    [projectorPresenceLock(live), PROJECTOR_APPLICATION_NAME],
+  const { rows: lock } = await guard.query<{ free: boolean }>(TAKE_PRESENCE_EXCLUSIVELY_SQL, [
+    projectorPresenceLock(live),
+  ]);
+  const { rows: named } = await guard.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`,
+    [PROJECTOR_APPLICATION_NAME],
   );
-  if (!rows[0]?.free || (rows[0]?.named ?? 0) > 0) {
+  if (!lock[0]?.free || (named[0]?.n ?? 0) > 0) {
     throw new Error(
       'a projector is running: it follows its own log, and would fold it into the new read models. Stop it, ' +
         'replay with --new-log, then start it on the new log. Nothing was changed',
