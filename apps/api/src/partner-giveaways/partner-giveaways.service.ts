@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Hex } from '@lottery/domain';
+import { isDependencyUnavailable } from '@lottery/telemetry';
 import type { PartnerRecord } from '@lottery/persistence';
+import { ApiError } from '../http/api-error';
 import { PlainApiError } from '../http/plain-api-error';
 import type { EligibleDto, IneligibleDto, PurchaseSucceededDto } from './dto/partner-responses.dto';
 import { ineligible } from './ineligibility';
@@ -47,13 +49,27 @@ export class PartnerGiveawaysService {
     // Past the timeout the job carries on: it still succeeds or releases the reservation by itself.
     const grant = await waitForGrantOutcome(ledger, queue, grantId, jobTimeoutMs);
     if (grant?.status === 'succeeded' && grant.txHash) {
-      const message = reservation.reserved ? PURCHASED_MESSAGE : PURCHASED_EARLIER_MESSAGE;
-      return { success: true, receipt: grant.txHash, message };
+      // the first answer to give this receipt says "purchased": the reserving POST's, or the retry's after a 504
+      const first = reservation.reserved || reservation.owed;
+      return { success: true, receipt: grant.txHash, message: first ? PURCHASED_MESSAGE : PURCHASED_EARLIER_MESSAGE };
     }
     if (grant?.status === 'failed') throw new PlainApiError(500, grant.error ?? 'Transaction failed');
-    // Owed to the wallet's next POST; unrecorded (the database out of reach), that POST may buy again.
-    await ledger.oweOutcome(grantId).catch(() => undefined);
+    await this.oweOutcome(grantId);
     throw new PlainApiError(504, STILL_PENDING_TEXT);
+  }
+
+  /**
+   * Owed to the wallet's next POST. Unrecorded because the accounts database is out of reach, that POST
+   * may buy again; anything else failing here is a bug, which the 500 reports.
+   */
+  private async oweOutcome(grantId: string): Promise<void> {
+    await this.enabled()
+      .ledger.oweOutcome(grantId)
+      .catch((error: unknown) => {
+        const outage =
+          isDependencyUnavailable(error) || (error instanceof ApiError && error.code === 'upstream_unavailable');
+        if (!outage) throw error;
+      });
   }
 
   private async queueOrRelease(grantId: string): Promise<void> {

@@ -95,32 +95,38 @@ export function listGrants(
   );
 }
 
+/** How long a 504's outcome stays owed: a retry comes within minutes, a POST days later is another request. */
+const OWED_FOR = "interval '1 hour'";
+
 /**
  * A POST answered 504 while this grant's purchase was under way: its outcome is owed to the wallet's
- * next POST of the partner.
+ * next POST of the partner within OWED_FOR.
  */
 export async function oweGrantOutcome(manager: EntityManager, id: string): Promise<void> {
-  await manager.query(`UPDATE ${GRANTS} SET outcome_owed = true WHERE id = $1`, [id]);
+  await manager.query(`UPDATE ${GRANTS} SET outcome_owed_since = now() WHERE id = $1`, [id]);
 }
 
 /**
- * The wallet's oldest grant of this partner whose outcome a 504 left owed, marked paid (its answer is
- * about to be given); null if none. Under the partner's lock, as every reservation.
+ * The wallet's oldest grant of this partner whose outcome a 504 left owed (within OWED_FOR), marked
+ * paid: its answer is about to be given; null if none. Owed grants of the wallet older than that are
+ * paid off too. Under the partner's lock, as every reservation.
  */
 export async function takeOwedGrant(
   manager: EntityManager,
   partnerId: number,
   wallet: string,
 ): Promise<GrantRecord | null> {
-  const [grant] = await grants(
+  const paid = await rows<GrantRow & { still_owed: boolean }>(
     manager,
-    `UPDATE ${GRANTS} SET outcome_owed = false
-      WHERE id = (SELECT id FROM ${GRANTS} WHERE partner_id = $1 AND wallet = $2 AND outcome_owed
-                   ORDER BY created_at, id LIMIT 1)
-      RETURNING *`,
+    `WITH owed AS (
+       SELECT id, outcome_owed_since > now() - ${OWED_FOR} AS still_owed FROM ${GRANTS}
+        WHERE partner_id = $1 AND wallet = $2 AND outcome_owed_since IS NOT NULL)
+     UPDATE ${GRANTS} g SET outcome_owed_since = NULL FROM owed WHERE g.id = owed.id
+     RETURNING g.*, owed.still_owed`,
     [partnerId, wallet],
   );
-  return grant ?? null;
+  const owed = paid.filter((row) => row.still_owed).map(toGrantRecord);
+  return owed.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())[0] ?? null;
 }
 
 /** pending → sent, recording the one transaction signed for the grant. */

@@ -34,9 +34,9 @@ export class PartnerGrantEntity {
   @Column({ type: 'text', nullable: true })
   error!: string | null;
 
-  /** A POST answered 504 for this grant: the wallet's next POST of the partner gets its outcome. */
-  @Column({ name: 'outcome_owed', type: 'boolean', default: false })
-  outcomeOwed!: boolean;
+  /** When a POST answered 504 for this grant: the wallet's next POST of the partner within the hour gets its outcome. */
+  @Column({ name: 'outcome_owed_since', type: 'timestamptz', nullable: true })
+  outcomeOwedSince!: Date | null;
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;

@@ -78,7 +78,11 @@ describe('PartnersService (Postgres)', () => {
     expect(first).toMatchObject({ reserved: true, grant: { status: 'pending', wallet: wallet(1) } });
     if (!first.reserved) throw new Error('expected a reservation');
     // while it is under way, the wallet gets it back; once it is done, the wallet's limit answers
-    expect(await partners.reserve(record.id, wallet(1))).toEqual({ reserved: false, earlier: first.grant });
+    expect(await partners.reserve(record.id, wallet(1))).toEqual({
+      reserved: false,
+      earlier: first.grant,
+      owed: false,
+    });
     await partners.markSent(first.grant.id, HASH, '0x02f8');
     await partners.markSucceeded(first.grant.id);
     expect(await partners.reserve(record.id, wallet(1))).toEqual({ reserved: false, reason: 'wallet_limit_reached' });
@@ -94,8 +98,8 @@ describe('PartnersService (Postgres)', () => {
     await expect(partners.reserve(record.id, '0x123')).rejects.toThrow(RangeError);
   });
 
-  it("answers a purchase's outcome, once, to the POST after a 504, even when it ended meanwhile", async () => {
-    const { record } = await partners.create({ name: 'owed', quantity: 5, perWalletMax: 2 });
+  it("answers a purchase's receipt, once, to the POST within the hour after a 504, even when it ended meanwhile", async () => {
+    const { record } = await partners.create({ name: 'owed', quantity: 5, perWalletMax: 3 });
     const first = await partners.reserve(record.id, wallet(1));
     if (!first.reserved) throw new Error('expected a reservation');
     await partners.oweOutcome(first.grant.id);
@@ -104,20 +108,26 @@ describe('PartnersService (Postgres)', () => {
     // the retry gets the purchase that ended, not a second ticket; the one after it buys
     expect(await partners.reserve(record.id, wallet(1))).toMatchObject({
       reserved: false,
+      owed: true,
       earlier: { id: first.grant.id, status: 'succeeded', txHash: HASH },
     });
     const second = await partners.reserve(record.id, wallet(1));
-    expect(second).toMatchObject({ reserved: true });
     if (!second.reserved) throw new Error('expected a reservation');
-    // a failure is owed too (its ticket given back): the retry learns it, and the next POST buys again
+    // a failure gave its ticket back: the retry is passed over it, and buys
     await partners.oweOutcome(second.grant.id);
     await partners.release(second.grant.id, 'Transaction failed: reverted');
-    expect(await partners.reserve(record.id, wallet(1))).toMatchObject({
-      reserved: false,
-      earlier: { id: second.grant.id, status: 'failed', error: 'Transaction failed: reverted' },
-    });
     expect(await partners.reserve(record.id, wallet(1))).toMatchObject({ reserved: true });
-    // a wallet's owed outcome is no other wallet's
+    // a wallet's owed receipt is no other wallet's
+    const other = await partners.reserve(record.id, wallet(2));
+    expect(other).toMatchObject({ reserved: true });
+    // owed an hour ago or more: that POST is another request, it buys
+    if (!other.reserved) throw new Error('expected a reservation');
+    await partners.markSent(other.grant.id, HASH, '0x02f8');
+    await partners.markSucceeded(other.grant.id);
+    await dataSource.query(
+      `UPDATE lottery_accounts.partner_grants SET outcome_owed_since = now() - interval '61 minutes' WHERE id = $1`,
+      [other.grant.id],
+    );
     expect(await partners.reserve(record.id, wallet(2))).toMatchObject({ reserved: true });
   });
 
