@@ -98,7 +98,13 @@ describe('postgres event log storage', () => {
     const holder = new Client({ connectionString: database.url });
     await holder.connect();
     try {
-      await log.init();
+      // init waits as long as it must (another process's init, a table rewrite): not the statement timeout
+      await holder.query('BEGIN');
+      await holder.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`"${schema}".event_log`]);
+      const initialising = log.init();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await holder.query('COMMIT');
+      await initialising;
       const events = ticketEvents(4);
       await log.append(events.slice(0, 2), checkpointAt(2));
       // the checkpoint row held by another session: the append's first statement gets no answer

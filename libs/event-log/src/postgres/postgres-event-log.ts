@@ -48,7 +48,10 @@ export class PostgresEventLog implements EventLog {
    */
   private readonly writer = new WriterView<string>();
 
+  private readonly databaseUrl: string;
+
   constructor(config: PostgresEventLogConfig) {
+    this.databaseUrl = config.databaseUrl;
     this.names = postgresLogSchema(config.schema ?? DEFAULT_LOG_SCHEMA);
     // a server that takes the connection and never answers (a hung proxy) fails it after 10 s, not never
     this.pool = new Pool({
@@ -64,11 +67,19 @@ export class PostgresEventLog implements EventLog {
   }
 
   async init(): Promise<void> {
-    await inTransaction(this.pool, async (client) => {
-      // Two processes starting at once would race on CREATE ... IF NOT EXISTS; the lock makes them take turns.
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [this.names.events]);
-      for (const statement of createLogSchemaSql(this.names)) await client.query(statement);
-    });
+    // Without the statement timeout: waiting for another process's init, or converting an old log's
+    // envelopes (a table rewrite), may take minutes, and given up it would start over at every start.
+    const setup = new Pool({ connectionString: this.databaseUrl, max: 1, connectionTimeoutMillis: 10_000 });
+    setup.on('error', () => undefined);
+    try {
+      await inTransaction(setup, async (client) => {
+        // Two processes starting at once would race on CREATE ... IF NOT EXISTS; the lock makes them take turns.
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [this.names.events]);
+        for (const statement of createLogSchemaSql(this.names)) await client.query(statement);
+      });
+    } finally {
+      await setup.end();
+    }
   }
 
   async append(events: EventEnvelope[], checkpoint: IndexerCheckpoint): Promise<void> {
