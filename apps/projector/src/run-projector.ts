@@ -132,6 +132,7 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
         // it acknowledged, and their events must come again (records the stored position covers are skipped).
         const resumeAt = await storedPosition();
         if (resumeAt === undefined) return;
+        projection.resumingFromStored();
         position = resumeAt;
         metrics.position.set(position);
       }

@@ -168,7 +168,7 @@ describe('the projector loop when Postgres restarts', () => {
     const logDatabase = await createTestDatabase('projector_lost_commits_log');
     const elsewhere = createEventLog({ kind: 'postgres', databaseUrl: logDatabase.url, schema: 'lottery_log' });
     try {
-      await withLoopOn('lottery_lost', elsewhere, async ({ applied }) => {
+      await withLoopOn('lottery_lost', elsewhere, async ({ applied, registry }) => {
         const [first, second] = [Math.floor(history.length / 3), Math.floor((2 * history.length) / 3)];
         await elsewhere.append(history.slice(0, first), checkpointOf(history.slice(0, first)));
         await applied(history[first - 1].blockNumber);
@@ -178,6 +178,14 @@ describe('the projector loop when Postgres restarts', () => {
         await pg.crash();
         await elsewhere.append(history.slice(second), checkpointOf(history));
         await applied(history[history.length - 1].blockNumber);
+        // commits were lost (their events applied twice), and found so: without an error, as an outage
+        const metrics = await registry.getMetricsAsJSON();
+        const value = (name: string, result?: string) =>
+          metrics
+            .find((m) => m.name === name)
+            ?.values.find((v) => result === undefined || v.labels['result'] === result)?.value;
+        expect(value('lottery_projector_events_total', 'applied')).toBeGreaterThan(history.length);
+        expect(value('lottery_projector_database_outages_total')).toBeGreaterThanOrEqual(1);
       });
     } finally {
       await logDatabase.drop();

@@ -52,6 +52,11 @@ export class Projection {
     return cursor;
   }
 
+  /** The caller follows the log from the stored position again: what this projection committed past it is gone. */
+  resumingFromStored(): void {
+    this.committed = null;
+  }
+
   async applyBatch(batch: readonly LogRecord[]): Promise<BatchResult> {
     return this.withConnection(async (runner) => {
       await runner.startTransaction();
