@@ -1,13 +1,12 @@
-import { AbortedError, ChainFollower, LotteryRpc, NewHeads, retrying, sleep } from '@lottery/chain';
+import { AbortedError, ChainFollower, LotteryRpc, NewHeads, retrying } from '@lottery/chain';
 import { createEventLog, eventLogConfigFromEnv } from '@lottery/event-log';
 import { Registry } from 'prom-client';
 import { createLogger, shutdownSignal, ProgressReporter, startMetricsServer } from '@lottery/telemetry';
 import { loadIndexerConfig } from './config';
 import { checkContracts } from './contract-check';
 import { FollowerSupervisor } from './follower-supervisor';
-import { createIndexerMetrics, type IndexerMetrics } from './indexer-metrics';
-
-const HEAD_POLL_MS = 2_000;
+import { createIndexerMetrics } from './indexer-metrics';
+import { HeadProbe } from './head-probe';
 
 async function main(): Promise<void> {
   const logger = createLogger('indexer');
@@ -95,49 +94,6 @@ async function main(): Promise<void> {
   await eventLog.close();
   await metricsServer.close();
   logger.info('indexer stopped');
-}
-
-/**
- * The head as the node reports it, independently of the follower, so a hung fetch shows up as a stall
- * and the lag as what the node has confirmed and the log does not have, whatever the follower last saw.
- */
-class HeadProbe {
-  private nodeHead: number | undefined;
-  private indexedBlock = 0;
-
-  constructor(
-    private readonly rpc: LotteryRpc,
-    private readonly supervisor: FollowerSupervisor,
-    private readonly metrics: IndexerMetrics,
-    private readonly confirmations: number,
-  ) {}
-
-  indexed(block: number): void {
-    this.indexedBlock = block;
-    this.updateLag();
-  }
-
-  async watch(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        const head = await this.rpc.headNumber();
-        this.nodeHead = head;
-        this.metrics.headBlock.set(head);
-        this.metrics.headSeenAt.set(Date.now() / 1000);
-        const confirmed = head - this.confirmations;
-        this.supervisor.position.head = Math.max(this.supervisor.position.head, confirmed);
-        this.updateLag();
-      } catch {
-        // The follower logs RPC failures; an unreachable node shows as the age of headSeenAt.
-      }
-      await sleep(HEAD_POLL_MS, signal).catch(() => undefined);
-    }
-  }
-
-  private updateLag(): void {
-    if (this.nodeHead === undefined) return;
-    this.metrics.lagBlocks.set(Math.max(0, this.nodeHead - this.confirmations - this.indexedBlock));
-  }
 }
 
 main().then(

@@ -140,9 +140,19 @@ export class FreeTicketPurchase {
     );
   }
 
-  private rpc<T>(what: string, call: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  private async rpc<T>(what: string, call: () => Promise<T>, signal: AbortSignal): Promise<T> {
     const baseDelayMs = this.timings.rpcRetryBaseMs;
     const onError = (error: unknown) => this.rpcFailures.set(signal, rpcErrorSummary(error));
-    return retrying(call, { what, signal, logger: this.logger, baseDelayMs, maxDelayMs: 20 * baseDelayMs, onError });
+    const answered = await retrying(call, {
+      what,
+      signal,
+      logger: this.logger,
+      baseDelayMs,
+      maxDelayMs: 20 * baseDelayMs,
+      onError,
+    });
+    // a call that was answered leaves no failure for the attempt to blame later
+    this.rpcFailures.delete(signal);
+    return answered;
   }
 }
