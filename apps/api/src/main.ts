@@ -17,7 +17,7 @@ import { BackgroundDataSource } from './database/background-data-source';
 import { pipelineReadiness } from './health/pipeline-readiness';
 import { createAppLogger } from './logger';
 import { startPartnerGiveaways } from './partner-giveaways/purchase/start-partner-giveaways';
-import { createRateLimits } from './rate-limit/create-rate-limit-store';
+import { createRateLimits } from './rate-limit/create-rate-limits';
 
 /** Shutdown lets requests in flight finish for this long, then closes what is still open. */
 const SHUTDOWN_GRACE_MS = 5000;

@@ -309,7 +309,12 @@ describe('free daily pool API', () => {
       expect([keyless.statusCode, keyless.json()]).toEqual([401, { error: 'Invalid API key' }]);
       const first = await api.request({ ...deeper, headers: { apikey: KEY } });
       const second = await api.request({ method: 'DELETE', url: `${BASE}/round/1`, headers: { apikey: KEY } });
-      expect([first.statusCode, second.statusCode]).toEqual([404, 405]);
+      expect([first.statusCode, first.json()]).toEqual([404, { error: 'Not found' }]);
+      expect([second.statusCode, second.json(), second.headers['allow']]).toEqual([
+        405,
+        { error: 'Method not allowed' },
+        'GET, HEAD',
+      ]);
       expect(first.headers['x-ratelimit-tier']).toBe('authenticated');
       expect(Number(second.headers['x-ratelimit-remaining'])).toBe(Number(first.headers['x-ratelimit-remaining']) - 1);
     });

@@ -26,6 +26,10 @@ describe('indexer configuration', () => {
     expect([preset.CHAIN_ID, preset.JACKPOT_ADDRESS]).toEqual([8453, BASE_PRESET.JACKPOT_ADDRESS]);
     expect(() => loadIndexerConfig({ ...base, NETWORK: 'Base' })).toThrow(ConfigError);
     expect(() => loadIndexerConfig({ ...base, NETWORK: 'base-sepolia' })).toThrow(/NETWORK: the only preset is "base"/);
+    // reported with the other problems, in one message
+    expect(() => loadIndexerConfig({ ...base, NETWORK: 'Base', RPC_URL: 'ws://node' })).toThrow(
+      /NETWORK: the only preset is "base"[\s\S]*RPC_URL/,
+    );
     expect(loadIndexerConfig({ ...base, NETWORK: '' }).CHAIN_ID).toBe(31337);
   });
 });

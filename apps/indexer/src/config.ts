@@ -1,5 +1,5 @@
 import { EVENT_LOG_ENV_FIELDS, requireKafkaBrokers } from '@lottery/event-log';
-import { ConfigError, loadConfig, setVariables } from '@lottery/telemetry';
+import { loadConfig, setVariables } from '@lottery/telemetry';
 import { z } from 'zod';
 
 const address = z.string().regex(/^0x[a-fA-F0-9]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
@@ -15,6 +15,8 @@ export const BASE_PRESET = {
 const schema = z
   .object({
     // viem's HTTP transport: a ws:// URL (RPC_WS_URL's) or a bare host:port would be retried without end
+    // `base` fills in BASE_PRESET (loadIndexerConfig): a misspelt preset would leave the addresses unset
+    NETWORK: z.enum(['base'], { message: 'the only preset is "base"' }).optional(),
     RPC_URL: z
       .string()
       .regex(/^https?:\/\/\S+$/, 'must be the http(s) JSON-RPC URL of a node, e.g. http://127.0.0.1:8545'),
@@ -71,17 +73,12 @@ export type IndexerConfig = z.infer<typeof schema> & {
 
 /** The validated variables, for the deployment-manifest and README checks. */
 export const INDEXER_ENV_SCHEMA = schema;
-/** Every variable the indexer reads: the schema's, NETWORK (the preset) and LOG_LEVEL (the logger). */
-export const INDEXER_ENV_KEYS: readonly string[] = [...Object.keys(schema.shape), 'NETWORK', 'LOG_LEVEL'];
+/** Every variable the indexer reads: the schema's (NETWORK, the preset, among them) and LOG_LEVEL (the logger). */
+export const INDEXER_ENV_KEYS: readonly string[] = [...Object.keys(schema.shape), 'LOG_LEVEL'];
 
 /** `NETWORK=base` fills in the real deployment's chain id and addresses; explicit variables still win. */
 export function loadIndexerConfig(env: NodeJS.ProcessEnv = process.env): IndexerConfig {
-  const network = setVariables(env)['NETWORK'];
-  // a misspelt preset ("Base", "base-mainnet") would leave the addresses unset, or worse, someone else's
-  if (network !== undefined && network !== 'base') {
-    throw new ConfigError('indexer', [`NETWORK: the only preset is "base", got "${network}"`]);
-  }
-  const merged = network === 'base' ? { ...BASE_PRESET, ...setVariables(env) } : env;
+  const merged = setVariables(env)['NETWORK'] === 'base' ? { ...BASE_PRESET, ...setVariables(env) } : env;
   const config = loadConfig('indexer', schema, merged);
   const configuredContracts = CONTRACT_VARIABLES.flatMap((variable) => {
     const address = config[variable];

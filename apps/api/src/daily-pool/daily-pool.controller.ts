@@ -1,4 +1,4 @@
-import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { Get, Param } from '@nestjs/common';
 import { ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import type { Hex } from '@lottery/domain';
 import { PATTERNS } from '../data-api/dto/api-properties';
@@ -7,10 +7,8 @@ import { WalletAddressPipe } from '../http/wallet-address.pipe';
 import { DailyPoolService } from './daily-pool.service';
 import { PoolWalletEntriesDto } from './dto/pool-entry.dto';
 import { NoActiveRoundDto, PoolRoundViewDto, PoolRoundWithWinnerDto } from './dto/pool-round.dto';
-import { PoolAccessGuard } from './pool-access.guard';
+import { PoolController } from './pool-controller.decorator';
 import { PoolRoundIdPipe } from './pool-round-id.pipe';
-
-export const DAILY_POOL_PREFIX = '/api/v1/daily-ticket-pool';
 
 const WALLET = { name: 'walletAddress', description: 'Wallet address, any letter case', pattern: PATTERNS.address };
 const ROUND_ID = { name: 'roundId', description: 'Jackpot round id, 0..2^53−1', pattern: PATTERNS.roundId };
@@ -29,8 +27,7 @@ const BAD_ROUND = { 400: '"Invalid round id" or "Invalid wallet address"', 404: 
 
 @ApiTags('daily-ticket-pool')
 @ApiExtraModels(PoolRoundViewDto, PoolRoundWithWinnerDto, NoActiveRoundDto)
-@Controller(DAILY_POOL_PREFIX.slice(1))
-@UseGuards(PoolAccessGuard)
+@PoolController()
 export class DailyPoolController {
   constructor(private readonly pool: DailyPoolService) {}
 

@@ -3,12 +3,13 @@ import { AuthModule } from '../auth/auth.module';
 import { DailyPoolController } from './daily-pool.controller';
 import { DailyPoolService } from './daily-pool.service';
 import { PoolAccessGuard } from './pool-access.guard';
-import { PoolUnmatchedRouteController } from './pool-unmatched-route.controller';
+import { PoolController } from './pool-controller.decorator';
+import { unmatchedRouteController } from '../http/unmatched-route.controller';
 
 /** The free daily pool under /api/v1/daily-ticket-pool. Its error format: DailyPoolExceptionFilter. */
 @Module({
   imports: [AuthModule],
-  controllers: [DailyPoolController, PoolUnmatchedRouteController],
+  controllers: [DailyPoolController, unmatchedRouteController(PoolController())],
   providers: [DailyPoolService, PoolAccessGuard],
 })
 export class DailyPoolModule {}

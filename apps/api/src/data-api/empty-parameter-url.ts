@@ -7,7 +7,7 @@ const UNMATCHED_PATH = '/v1/-';
  * fastify's router gives an empty path segment to a route parameter (`/v1/rounds/` → roundId ''), and
  * Nest answers such a request from its not-found handler, which runs no guard: a 404 without the
  * rate-limit headers that costs the caller nothing. Rewritten before routing, the request reaches the
- * catch-all (UnmatchedRouteController) as any unknown path does: counted, with the headers, 404.
+ * catch-all (unmatchedRouteController) as any unknown path does: counted, with the headers, 404.
  */
 export function routeEmptyParametersToCatchAll(fastify: FastifyInstance, url: string, method: string): string {
   const path = url.split('?')[0];

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError } from 'fastify';
-import { DAILY_POOL_PREFIX } from '../daily-pool/daily-pool.controller';
+import { DAILY_POOL_PREFIX } from '../daily-pool/pool-controller.decorator';
 import { PARTNER_GIVEAWAYS_PREFIX } from '../partner-giveaways/partner-free-tickets.controller';
 import { REQUEST_ID_HEADER } from './request-id';
 
