@@ -1,4 +1,4 @@
-import { AbortedError, type ChainFollower } from '@lottery/chain';
+import { AbortedError, type ChainFollower, drawingStateAbi } from '@lottery/chain';
 import {
   buyOrder,
   createSimulationContext,
@@ -9,6 +9,7 @@ import {
 import { createEventLog } from '@lottery/event-log';
 import { startRpcFaultProxy } from '@lottery/testing';
 import pino from 'pino';
+import { getAbiItem, toFunctionSelector } from 'viem';
 import { Registry } from 'prom-client';
 import { FollowerSupervisor } from '../src/follower-supervisor';
 import { createIndexerMetrics } from '../src/indexer-metrics';
@@ -200,14 +201,18 @@ describe("reorgs between the follower's calls (anvil + Postgres event log)", () 
   it("a new drawing's block reorganised away while its drawing is read: the follower starts over from the log at once, no stall", async () => {
     const proxy = await startRpcFaultProxy(f.anvil.rpcUrl);
     try {
-      await withSupervisor(proxy.url, pino({ level: 'silent' }), async () => {
+      const warnings: string[] = [];
+      const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) });
+      await withSupervisor(proxy.url, logger, async () => {
         await buyOrder(sim, 1);
         await checkpointAtHead();
         const snapshot = await rpcCall(f.anvil.rpcUrl, 'evm_snapshot');
         let reorg: 'armed' | 'running' | 'done' = 'armed';
-        // the settlement's blocks are read; at the first eth_call (a drawing's facts) the chain drops them
+        // the settlement's blocks are read; when a drawing's facts are asked for, the chain drops them
+        const drawingState = toFunctionSelector(getAbiItem({ abi: drawingStateAbi, name: 'getDrawingState' }));
         proxy.faults.beforeForward = async (call) => {
-          if (reorg !== 'armed' || call.method !== 'eth_call') return;
+          const data = (call.params?.[0] as { data?: string } | undefined)?.data ?? '';
+          if (reorg !== 'armed' || call.method !== 'eth_call' || !data.startsWith(drawingState)) return;
           reorg = 'running';
           await rpcCall(f.anvil.rpcUrl, 'evm_revert', [snapshot]);
           await rpcCall(f.anvil.rpcUrl, 'anvil_mine', ['0x4']);
@@ -219,6 +224,8 @@ describe("reorgs between the follower's calls (anvil + Postgres event log)", () 
         // within eventually's minute, far below the stall watchdog's ten
         await checkpointAtHead();
         await expectLogEqualsChain();
+        // the new drawing's block was what left the chain (other reads may have seen the reorg first)
+        expect(warnings.some((line) => line.includes('BlockLeftChainError'))).toBe(true);
       });
     } finally {
       await proxy.close();
