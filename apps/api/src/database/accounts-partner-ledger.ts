@@ -18,6 +18,7 @@ export class AccountsPartnerLedger implements PartnerLedger {
   markSucceeded: PartnerLedger['markSucceeded'] = (id) => this.partners().markSucceeded(id);
   release: PartnerLedger['release'] = (id, error, options) => this.partners().release(id, error, options);
   oweOutcome: PartnerLedger['oweOutcome'] = (id) => this.partners().oweOutcome(id);
+  giveReceipt: PartnerLedger['giveReceipt'] = (id) => this.partners().giveReceipt(id);
   whileSigning: PartnerLedger['whileSigning'] = (signal, work) => this.partners().whileSigning(signal, work);
 
   private partners(): PartnersService {

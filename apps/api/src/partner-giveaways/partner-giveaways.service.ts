@@ -27,6 +27,10 @@ function timedOut(ms: number): Promise<never> {
     ).unref();
   });
 }
+/** The accounts database out of reach (the ledger's adapter answers 503 while it is): not a bug. */
+const isOutage = (error: unknown): boolean =>
+  isDependencyUnavailable(error) || (error instanceof ApiError && error.code === 'upstream_unavailable');
+
 export const STILL_PENDING_TEXT = 'Timed out waiting for the transaction; the ticket may still be issued';
 
 /** The partner API: eligibility, and a purchase that reserves, queues the one signer, and waits. */
@@ -49,8 +53,12 @@ export class PartnerGiveawaysService {
     // Past the timeout the job carries on: it still succeeds or releases the reservation by itself.
     const grant = await waitForGrantOutcome(ledger, queue, grantId, jobTimeoutMs);
     if (grant?.status === 'succeeded' && grant.txHash) {
-      // the first answer to give this receipt says "purchased": the reserving POST's, or the retry's after a 504
-      const first = reservation.reserved || reservation.owed;
+      // only the first answer to give this receipt says "purchased", whichever POST it is: counting that
+      // message counts each ticket once (unrecorded, the database out of reach, it says so again)
+      const first = await ledger.giveReceipt(grant.id).catch((error: unknown) => {
+        if (isOutage(error)) return true;
+        throw error;
+      });
       return { success: true, receipt: grant.txHash, message: first ? PURCHASED_MESSAGE : PURCHASED_EARLIER_MESSAGE };
     }
     if (grant?.status === 'failed') throw new PlainApiError(500, grant.error ?? 'Transaction failed');
@@ -66,9 +74,7 @@ export class PartnerGiveawaysService {
     await this.enabled()
       .ledger.oweOutcome(grantId)
       .catch((error: unknown) => {
-        const outage =
-          isDependencyUnavailable(error) || (error instanceof ApiError && error.code === 'upstream_unavailable');
-        if (!outage) throw error;
+        if (!isOutage(error)) throw error;
       });
   }
 

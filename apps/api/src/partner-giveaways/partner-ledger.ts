@@ -15,5 +15,6 @@ export type PartnerLedger = Pick<
   | 'markSucceeded'
   | 'release'
   | 'oweOutcome'
+  | 'giveReceipt'
   | 'whileSigning'
 >;

@@ -95,38 +95,45 @@ export function listGrants(
   );
 }
 
-/** How long a 504's outcome stays owed: a retry comes within minutes, a POST days later is another request. */
+/** How long a 504's receipt stays owed: a retry comes within minutes, a POST hours later is another request. */
 const OWED_FOR = "interval '1 hour'";
 
 /**
- * A POST answered 504 while this grant's purchase was under way: its outcome is owed to the wallet's
- * next POST of the partner within OWED_FOR.
+ * A POST answered 504 while this grant's purchase was under way: until its receipt is given, the
+ * wallet's POSTs of the partner within OWED_FOR get it (findOwedGrant) instead of buying again.
  */
 export async function oweGrantOutcome(manager: EntityManager, id: string): Promise<void> {
   await manager.query(`UPDATE ${GRANTS} SET outcome_owed_since = now() WHERE id = $1`, [id]);
 }
 
 /**
- * The wallet's oldest grant of this partner whose outcome a 504 left owed (within OWED_FOR), marked
- * paid: its answer is about to be given; null if none. Owed grants of the wallet older than that are
- * paid off too. Under the partner's lock, as every reservation.
+ * The wallet's oldest grant of this partner whose receipt a 504 left owed, within OWED_FOR, and no
+ * answer has given yet: succeeded, or still under way. A failed one gave its ticket back: nothing is owed.
  */
-export async function takeOwedGrant(
+export async function findOwedGrant(
   manager: EntityManager,
   partnerId: number,
   wallet: string,
 ): Promise<GrantRecord | null> {
-  const paid = await rows<GrantRow & { still_owed: boolean }>(
+  const [grant] = await grants(
     manager,
-    `WITH owed AS (
-       SELECT id, outcome_owed_since > now() - ${OWED_FOR} AS still_owed FROM ${GRANTS}
-        WHERE partner_id = $1 AND wallet = $2 AND outcome_owed_since IS NOT NULL)
-     UPDATE ${GRANTS} g SET outcome_owed_since = NULL FROM owed WHERE g.id = owed.id
-     RETURNING g.*, owed.still_owed`,
+    `SELECT * FROM ${GRANTS}
+      WHERE partner_id = $1 AND wallet = $2 AND outcome_owed_since > now() - ${OWED_FOR}
+        AND receipt_given_at IS NULL AND status <> 'failed'
+      ORDER BY created_at, id LIMIT 1`,
     [partnerId, wallet],
   );
-  const owed = paid.filter((row) => row.still_owed).map(toGrantRecord);
-  return owed.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())[0] ?? null;
+  return grant ?? null;
+}
+
+/** Records that an answer gives the grant's receipt; true for the first such answer only. */
+export async function giveGrantReceipt(manager: EntityManager, id: string): Promise<boolean> {
+  const given = await rows<{ id: string }>(
+    manager,
+    `UPDATE ${GRANTS} SET receipt_given_at = now() WHERE id = $1 AND receipt_given_at IS NULL RETURNING id`,
+    [id],
+  );
+  return given.length === 1;
 }
 
 /** pending → sent, recording the one transaction signed for the grant. */

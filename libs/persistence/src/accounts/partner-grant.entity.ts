@@ -38,6 +38,10 @@ export class PartnerGrantEntity {
   @Column({ name: 'outcome_owed_since', type: 'timestamptz', nullable: true })
   outcomeOwedSince!: Date | null;
 
+  /** When an answer first gave this grant's receipt: it alone said "Free ticket purchased". */
+  @Column({ name: 'receipt_given_at', type: 'timestamptz', nullable: true })
+  receiptGivenAt!: Date | null;
+
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;
 

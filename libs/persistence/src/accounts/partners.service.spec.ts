@@ -81,7 +81,6 @@ describe('PartnersService (Postgres)', () => {
     expect(await partners.reserve(record.id, wallet(1))).toEqual({
       reserved: false,
       earlier: first.grant,
-      owed: false,
     });
     await partners.markSent(first.grant.id, HASH, '0x02f8');
     await partners.markSucceeded(first.grant.id);
@@ -98,30 +97,33 @@ describe('PartnersService (Postgres)', () => {
     await expect(partners.reserve(record.id, '0x123')).rejects.toThrow(RangeError);
   });
 
-  it("answers a purchase's receipt, once, to the POST within the hour after a 504, even when it ended meanwhile", async () => {
+  it("owes a purchase's receipt after a 504 to the wallet's POSTs within the hour, until an answer gives it", async () => {
     const { record } = await partners.create({ name: 'owed', quantity: 5, perWalletMax: 3 });
     const first = await partners.reserve(record.id, wallet(1));
     if (!first.reserved) throw new Error('expected a reservation');
     await partners.oweOutcome(first.grant.id);
     await partners.markSent(first.grant.id, HASH, '0x02f8');
     await partners.markSucceeded(first.grant.id);
-    // the retry gets the purchase that ended, not a second ticket; the one after it buys
-    expect(await partners.reserve(record.id, wallet(1))).toMatchObject({
-      reserved: false,
-      owed: true,
-      earlier: { id: first.grant.id, status: 'succeeded', txHash: HASH },
-    });
+    // retries (two at once, say) get the purchase that ended, not a second ticket, until its receipt is given
+    const owed = { reserved: false, earlier: { id: first.grant.id, status: 'succeeded', txHash: HASH } };
+    expect(await partners.reserve(record.id, wallet(1))).toMatchObject(owed);
+    expect(await partners.reserve(record.id, wallet(1))).toMatchObject(owed);
+    // the first answer to give it says so; the next POST buys
+    expect([await partners.giveReceipt(first.grant.id), await partners.giveReceipt(first.grant.id)]).toEqual([
+      true,
+      false,
+    ]);
     const second = await partners.reserve(record.id, wallet(1));
     if (!second.reserved) throw new Error('expected a reservation');
-    // a failure gave its ticket back: the retry is passed over it, and buys
+    // a failure gave its ticket back: nothing is owed, the retry buys
     await partners.oweOutcome(second.grant.id);
     await partners.release(second.grant.id, 'Transaction failed: reverted');
     expect(await partners.reserve(record.id, wallet(1))).toMatchObject({ reserved: true });
     // a wallet's owed receipt is no other wallet's
     const other = await partners.reserve(record.id, wallet(2));
-    expect(other).toMatchObject({ reserved: true });
-    // owed an hour ago or more: that POST is another request, it buys
     if (!other.reserved) throw new Error('expected a reservation');
+    // owed an hour ago or more: that POST is another request, it buys
+    await partners.oweOutcome(other.grant.id);
     await partners.markSent(other.grant.id, HASH, '0x02f8');
     await partners.markSucceeded(other.grant.id);
     await dataSource.query(

@@ -13,8 +13,9 @@ import {
   lockPartner,
   markGrantSent,
   markGrantSucceeded,
+  findOwedGrant,
+  giveGrantReceipt,
   oweGrantOutcome,
-  takeOwedGrant,
 } from './partner-grant-queries';
 import {
   type GrantRecord,
@@ -42,9 +43,9 @@ export type Reservation =
   | { reserved: false; reason: IneligibilityReason }
   /**
    * The wallet's earlier purchase of this partner answers, none is added: one still under way, or one
-   * whose success a 504 left owed (`owed`: no answer has given its receipt yet).
+   * whose receipt a 504 left owed.
    */
-  | { reserved: false; earlier: GrantRecord; owed: boolean };
+  | { reserved: false; earlier: GrantRecord };
 
 export interface ReleaseOptions {
   /** Release only a grant nothing was signed for yet (a caller that cannot know whether it was broadcast). */
@@ -206,8 +207,8 @@ export class PartnersService {
    * from `quantity_left` and record a pending grant. Concurrent reservations of a partner queue on the
    * lock, so neither the quantity nor a wallet's maximum can be overrun. A wallet with a purchase of this
    * partner still under way gets that one back instead (a POST retried after a 504, or sent twice at
-   * once), and so does a wallet whose purchase succeeded after a 504 was answered for it (a retry that
-   * came late, within the hour): its outcome is the answer, and a retry gives the wallet no second ticket.
+   * once), and so does a wallet whose purchase a 504 left owed, until an answer gives its receipt (a
+   * retry that came late, within the hour): its outcome is the answer, and a retry buys no second ticket.
    */
   async reserve(partnerId: number, wallet: string): Promise<Reservation> {
     const address = normalizeAddress(wallet);
@@ -215,12 +216,11 @@ export class PartnersService {
     return this.dataSource.transaction(async (tx) => {
       if (!(await lockPartner(tx, partnerId))) return { reserved: false, reason: 'partner_not_found' };
       // Statements after the lock: in READ COMMITTED they see every grant committed by earlier lock holders.
-      // the retry a 504 asked for gets that purchase's outcome, which is then owed no more; a failure
-      // gave its ticket back, so the retry goes on to buy as if it were the first POST
-      const owed = await takeOwedGrant(tx, partnerId, address);
-      if (owed && owed.status !== 'failed') return { reserved: false, earlier: owed, owed: true };
-      const [underWay] = await listGrants(tx, { partnerId, wallet: address, unfinished: true, limit: 1 });
-      if (underWay) return { reserved: false, earlier: underWay, owed: false };
+      // the retry a 504 asked for gets that purchase's receipt, owed until an answer gives it
+      const earlier =
+        (await findOwedGrant(tx, partnerId, address)) ??
+        (await listGrants(tx, { partnerId, wallet: address, unfinished: true, limit: 1 }))[0];
+      if (earlier) return { reserved: false, earlier };
       const eligibility = evaluateEligibility(await eligibilityFacts(tx, partnerId, address));
       if (!eligibility.eligible) return { reserved: false, reason: eligibility.reason };
       return { reserved: true, grant: await insertPendingGrant(tx, partnerId, address) };
@@ -237,11 +237,17 @@ export class PartnersService {
   }
 
   /**
-   * A POST answered 504 for this grant: the wallet's next POST of the partner within the hour answers
-   * the grant's receipt instead of buying another ticket (a failure, its ticket given back, is passed over).
+   * A POST answered 504 for this grant: until an answer gives its receipt, the wallet's POSTs of the
+   * partner within the hour get it instead of buying another ticket (a failure, its ticket given back,
+   * is passed over).
    */
   oweOutcome(id: string): Promise<void> {
     return oweGrantOutcome(this.dataSource.manager, id);
+  }
+
+  /** An answer gives this grant's receipt: true for the first one, which says "Free ticket purchased". */
+  giveReceipt(id: string): Promise<boolean> {
+    return giveGrantReceipt(this.dataSource.manager, id);
   }
 
   /** Pending and sent grants, oldest first: what recovery re-queues after a crash or a lost queue. */
