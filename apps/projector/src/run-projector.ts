@@ -83,16 +83,23 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
     }
   };
 
-  /** The stored position, or just before the log's head for empty read models; undefined once aborted. */
+  /**
+   * Where to follow the log from: the stored position, or just before the log's head for empty read
+   * models; undefined once aborted. What the projection committed past the stored position is gone (a
+   * crash lost it), and read models folded past the log's end are another log's (at start, or switched in).
+   */
   const storedPosition = async () => {
     const cursor = await cursorOfOurRules();
-    return cursor && (cursor.position ?? (await eventLog.head()) - 1);
+    if (!cursor) return undefined;
+    const from = cursor.position ?? (await eventLog.head()) - 1;
+    const tail = await eventLog.tail();
+    if (from >= tail) throw new ReadModelsOfAnotherLogError(projection.schema, from, tail);
+    projection.resumingFrom(cursor.position);
+    return from;
   };
 
   const stored = await untilReachable(storedPosition);
-  const tail = await untilReachable(() => eventLog.tail());
-  if (stored === undefined || tail === undefined) return;
-  if (stored >= tail) throw new ReadModelsOfAnotherLogError(projection.schema, stored, tail);
+  if (stored === undefined) return;
   let position = stored;
   metrics.position.set(position);
   logger.info({ from: position + 1, schema: projection.schema }, 'projecting the event log');
@@ -132,7 +139,6 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
         // it acknowledged, and their events must come again (records the stored position covers are skipped).
         const resumeAt = await storedPosition();
         if (resumeAt === undefined) return;
-        projection.resumingFromStored();
         position = resumeAt;
         metrics.position.set(position);
       }

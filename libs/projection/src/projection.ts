@@ -52,9 +52,12 @@ export class Projection {
     return cursor;
   }
 
-  /** The caller follows the log from the stored position again: what this projection committed past it is gone. */
-  resumingFromStored(): void {
-    this.committed = null;
+  /**
+   * The caller follows the log from this stored position (as just read): what this projection committed
+   * past it is gone, and a later batch finding the stored position behind it again is told so.
+   */
+  resumingFrom(storedPosition: number | null): void {
+    this.committed = storedPosition;
   }
 
   async applyBatch(batch: readonly LogRecord[]): Promise<BatchResult> {
