@@ -18,31 +18,22 @@ async function main(): Promise<void> {
   const config = loadProjectorConfig();
   const shutdown = shutdownSignal(logger);
 
+  const readiness = new ProjectorReadiness(config.READY_MAX_LAG_EVENTS);
+  const metricsServer = await startMetricsServer(config.METRICS_PORT, () => readiness.notReadyReason());
   const dataSource = createReadModelDataSource({
     url: config.DATABASE_URL,
     schema: config.READ_SCHEMA,
     poolSize: 3,
     applicationName: PROJECTOR_APPLICATION_NAME,
   });
-  await dataSource.initialize();
-  const ran = await migrateReadModels(dataSource);
-  if (ran.length > 0) logger.info({ migrations: ran, schema: config.READ_SCHEMA }, 'read-model migrations ran');
-
   const eventLog = createEventLog(eventLogConfigFromEnv(config, config.CHAIN_ID, config.DATABASE_URL));
-  await eventLog.init();
-
-  const readiness = new ProjectorReadiness(config.READY_MAX_LAG_EVENTS);
-  const metricsServer = await startMetricsServer(config.METRICS_PORT, () => readiness.notReadyReason());
-  const projection = new Projection(dataSource, {
-    chainId: config.CHAIN_ID,
-    schema: config.READ_SCHEMA,
-    reorgWindowBlocks: config.REORG_WINDOW_BLOCKS,
-  });
   const takenOver = new AbortController();
+  let waitedForAReplay = false;
   const presence = new ProjectorPresence({
     url: config.DATABASE_URL,
     schema: config.READ_SCHEMA,
     onWaiting: () => {
+      waitedForAReplay = true;
       readiness.blockedBy('ops replay --new-log is rebuilding the read models from another log');
       logger.warn({ schema: config.READ_SCHEMA }, 'ops replay --new-log is running: waiting for it to end');
     },
@@ -50,8 +41,24 @@ async function main(): Promise<void> {
     onSessionLost: (error) => logger.warn({ err: error }, 'presence lock session lost: taking the lock again'),
   });
   try {
+    // first, before the migrations touch the schema a replay of a new log may be rebuilding
     await presence.start(shutdown);
+    if (waitedForAReplay) {
+      throw new Error(
+        'ops replay --new-log rebuilt the read models from another log while this projector waited: ' +
+          'it stops here; start it again on that log',
+      );
+    }
     readiness.blockedBy(null);
+    await dataSource.initialize();
+    const ran = await migrateReadModels(dataSource);
+    if (ran.length > 0) logger.info({ migrations: ran, schema: config.READ_SCHEMA }, 'read-model migrations ran');
+    await eventLog.init();
+    const projection = new Projection(dataSource, {
+      chainId: config.CHAIN_ID,
+      schema: config.READ_SCHEMA,
+      reorgWindowBlocks: config.REORG_WINDOW_BLOCKS,
+    });
     await runProjector(
       {
         projection,
@@ -84,7 +91,7 @@ async function main(): Promise<void> {
   } finally {
     await presence.stop();
     await eventLog.close();
-    await dataSource.destroy();
+    if (dataSource.isInitialized) await dataSource.destroy();
     await metricsServer.close();
   }
 }

@@ -71,7 +71,10 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
   const live = readSchemaName(run.schema);
   const next = nextSchemaName(live);
   const started = Date.now();
-  const guard = new Client({ connectionString: run.url, application_name: 'ops-replay' });
+  // idle for the whole replay while it holds the replay's locks: kept alive, and its loss is the replay's failure
+  const guard = new Client({ connectionString: run.url, application_name: 'ops-replay', keepAlive: true });
+  let guardLost: Error | undefined;
+  guard.on('error', (error) => (guardLost = error));
   await guard.connect();
   const eventLog = createEventLog(run.log);
   try {
@@ -135,6 +138,10 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
           );
         },
         onProgress: (p) => {
+          // its locks went with it: another replay, or a projector on its log, may be running beside this one
+          if (guardLost && p.phase !== 'done') {
+            throw new Error(`the replay lost its guard session (${guardLost.message}); nothing was switched`);
+          }
           const items = p.records - reported;
           reported = p.records;
           if (p.phase === 'folding') {

@@ -69,7 +69,14 @@ export class PostgresEventLog implements EventLog {
   async init(): Promise<void> {
     // Without the statement timeout: waiting for another process's init, or converting an old log's
     // envelopes (a table rewrite), may take minutes, and given up it would start over at every start.
-    const setup = new Pool({ connectionString: this.databaseUrl, max: 1, connectionTimeoutMillis: 10_000 });
+    // a silent connection still fails, after half an hour rather than a minute
+    const setup = new Pool({
+      connectionString: this.databaseUrl,
+      max: 1,
+      connectionTimeoutMillis: 10_000,
+      query_timeout: 30 * 60_000,
+      keepAlive: true,
+    });
     setup.on('error', () => undefined);
     try {
       await inTransaction(setup, async (client) => {

@@ -59,10 +59,11 @@ export class ProjectorPresence {
     if (!signal.aborted) this.schedule();
   }
 
+  /** Gives the lock back; a check in flight is not waited for past a second (a silent server would hold the exit). */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.checking;
+    await Promise.race([this.checking, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
     await this.drop();
   }
 
@@ -73,7 +74,9 @@ export class ProjectorPresence {
   private schedule(): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.checking = this.check().finally(() => this.schedule());
+      this.checking = this.check()
+        .catch((error: unknown) => this.options.onSessionLost(error))
+        .finally(() => this.schedule());
     }, this.recheckMs);
     this.timer.unref();
   }
