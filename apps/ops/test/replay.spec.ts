@@ -7,7 +7,7 @@ import {
   createReadModelDataSource,
   migrateReadModels,
   PostgresReadModelQueries,
-  ProjectorPresence,
+  projectorPresenceLock,
 } from '@lottery/persistence';
 import { Projection } from '@lottery/projection';
 import { runReplay } from '../src/commands/replay';
@@ -193,35 +193,29 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
       await empty.close();
       const typo = await runOps(['replay', '--json', '--new-log'], { ...env, EVENT_LOG_SCHEMA: 'empty_new_log' });
       expect([typo.code, jsonOf<{ error: string }>(typo).error]).toEqual([1, expect.stringMatching(/holds no events/)]);
-      const projector = new Client({ connectionString: f.db.url, application_name: 'projector' });
-      await projector.connect();
-      try {
-        const running = await runOps(['replay', '--json', '--new-log'], env);
-        expect([running.code, jsonOf<{ error: string }>(running).error]).toEqual([
-          1,
-          expect.stringMatching(/a projector is running/),
-        ]);
-      } finally {
-        await projector.end();
-      }
-      // a projector idle for long: its pool closed every session but the one holding its presence lock
-      const presence = new ProjectorPresence({
-        url: f.db.url,
-        schema: 'lottery_b',
-        onWaiting: () => undefined,
-        onTakenOver: () => undefined,
-        onSessionLost: () => undefined,
-      });
-      await presence.start(new AbortController().signal);
-      try {
-        const idle = await runOps(['replay', '--json', '--new-log'], env);
-        expect([idle.code, jsonOf<{ error: string }>(idle).error]).toEqual([
-          1,
-          expect.stringMatching(/a projector is running/),
-        ]);
-      } finally {
-        await presence.stop();
-      }
+      /** The replay is refused while `session` stands for a running projector. */
+      const refusedBeside = async (session: Client, hold: (session: Client) => Promise<unknown>) => {
+        await session.connect();
+        try {
+          await hold(session);
+          const refused = await runOps(['replay', '--json', '--new-log'], env);
+          expect([refused.code, jsonOf<{ error: string }>(refused).error]).toEqual([
+            1,
+            expect.stringMatching(/a projector is running/),
+          ]);
+        } finally {
+          await session.end();
+        }
+      };
+      // a session named as a projector's (a projector of a version without the presence lock)
+      await refusedBeside(
+        new Client({ connectionString: f.db.url, application_name: 'projector' }),
+        async () => undefined,
+      );
+      // the presence lock alone, whatever the session's name: a projector idle for long holds it
+      await refusedBeside(new Client({ connectionString: f.db.url, application_name: 'not-named' }), (session) =>
+        session.query('SELECT pg_advisory_lock_shared(hashtext($1))', [projectorPresenceLock('lottery_b')]),
+      );
       const run = await runOps(['replay', '--json', '--new-log'], env);
       expect([run.code, jsonOf<ReplayJson>(run).events]).toEqual([0, history.length]);
       await expectSameReadModels(new PostgresReadModelQueries(models), referenceFold(history));
