@@ -35,17 +35,22 @@ describe('the projector app beside ops replay --new-log', () => {
     });
     projector.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const ready = () => fetch(`http://127.0.0.1:${metricsPort}/health/ready`).catch(() => null);
-    const waiting = await eventually(async () => {
-      const answer = await ready();
-      return answer?.status === 503 && ((await answer.json()) as { reason: string });
-    }, 'the projector waiting');
-    expect(waiting.reason).toMatch(/ops replay --new-log is rebuilding the read models/);
-    // it has not migrated the schema the replay is rebuilding
-    const schemas = await guard.query(`SELECT 1 FROM pg_namespace WHERE nspname = 'lottery'`);
-    expect(schemas.rowCount).toBe(0);
-
-    await guard.query('SELECT pg_advisory_unlock_all()');
-    expect((await exited(projector)).code).toBe(1);
+    try {
+      // not ready, saying why (before that, while it starts, it says something else)
+      await eventually(async () => {
+        const answer = await ready();
+        if (answer?.status !== 503) return false;
+        const { reason } = (await answer.json()) as { reason: string };
+        return /ops replay --new-log is rebuilding the read models/.test(reason);
+      }, 'the projector waiting');
+      // it has not migrated the schema the replay is rebuilding
+      const schemas = await guard.query(`SELECT 1 FROM pg_namespace WHERE nspname = 'lottery'`);
+      expect(schemas.rowCount).toBe(0);
+      await guard.query('SELECT pg_advisory_unlock_all()');
+      expect((await exited(projector)).code).toBe(1);
+    } finally {
+      projector.kill('SIGKILL');
+    }
     expect(stderr).toMatch(/rebuilt the read models from another log while this projector waited/);
   });
 });
