@@ -133,6 +133,30 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
     expect(await dumpSchema(f.readModels)).toBe(before);
   });
 
+  it('a replay whose guard session is lost fails before the switch, and drops its half-built schema', async () => {
+    const before = await dumpSchema(f.readModels);
+    const oidBefore = await schemaOid(f.readModels, 'lottery');
+    let terminating: Promise<unknown> | undefined;
+    const replay = runReplay({
+      url: f.db.url,
+      schema: 'lottery',
+      chainId: f.deployment.chainId,
+      log: { kind: 'postgres', databaseUrl: f.db.url, schema: LOG_SCHEMA },
+      batchSize: 5,
+      logger: pino({ level: 'silent' }),
+      // the guard ends as a server restart or an administrator would end it, while the fold goes on
+      onProgress: () =>
+        (terminating ??= f.readModels.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'ops-replay'`,
+        )),
+    });
+    await expect(replay).rejects.toThrow(/the replay lost its guard session .*; nothing was switched/);
+    expect(await terminating).toEqual([{ pg_terminate_backend: true }]);
+    expect(await schemaOid(f.readModels, 'lottery')).toBe(oidBefore);
+    expect(await dumpSchema(f.readModels)).toBe(before);
+    expect(await generations()).toEqual([]);
+  });
+
   it('refuses an event log that ends before what the live schema has folded (wrong EVENT_LOG_SCHEMA)', async () => {
     const empty = createEventLog({ kind: 'postgres', databaseUrl: f.db.url, schema: 'empty_log' });
     await empty.init();

@@ -67,6 +67,14 @@ export interface ReplaySummary {
 /** The session advisory lock a replay of `live` holds while it runs (hashtext of this name). */
 export const replayLockName = (live: string): string => `lottery-replay:${live}`;
 
+/** Takes the replay lock of `live` for the session, if no other session holds it. */
+async function takeReplayLock(session: Client, live: string): Promise<boolean> {
+  const { rows } = await session.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [
+    replayLockName(live),
+  ]);
+  return rows[0]?.locked === true;
+}
+
 export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
   const live = readSchemaName(run.schema);
   const next = nextSchemaName(live);
@@ -78,10 +86,7 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
   await guard.connect();
   const eventLog = createEventLog(run.log);
   try {
-    const { rows } = await guard.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [
-      replayLockName(live),
-    ]);
-    if (!rows[0]?.locked) {
+    if (!(await takeReplayLock(guard, live))) {
       throw new Error(`another replay of schema "${live}" is running; wait for it to finish (or stop it) and retry`);
     }
     const leftovers = (
@@ -158,7 +163,7 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
       });
     } catch (error) {
       // Before the switch the next generation is only a half-built copy; after it, it no longer exists.
-      await guard.query(`DROP SCHEMA IF EXISTS "${next}" CASCADE`).catch(() => undefined);
+      await dropHalfBuilt(guardLost ? undefined : guard, run.url, live).catch(() => undefined);
       if (run.signal?.aborted) {
         throw new Error(`replay interrupted: "${live}" is serving as before, the half-built "${next}" was dropped`);
       }
@@ -176,6 +181,26 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
     await eventLog.close().catch(() => undefined);
     // Ending the session releases the replay lock.
     await guard.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Drops the half-built next generation on the guard's session, which holds the replay lock. A lost guard
+ * took the lock with it: another replay may have started and be building that schema, so a session of
+ * its own drops it only if it can take the lock again (otherwise the next replay's start drops it).
+ */
+async function dropHalfBuilt(guard: Client | undefined, url: string, live: string): Promise<void> {
+  const drop = `DROP SCHEMA IF EXISTS "${nextSchemaName(live)}" CASCADE`;
+  if (guard) {
+    await guard.query(drop);
+    return;
+  }
+  const session = new Client({ connectionString: url, application_name: 'ops-replay' });
+  await session.connect();
+  try {
+    if (await takeReplayLock(session, live)) await session.query(drop);
+  } finally {
+    await session.end();
   }
 }
 
