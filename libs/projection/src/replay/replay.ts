@@ -11,8 +11,10 @@ import {
   promoteNextGeneration,
   readSchemaName,
   sqlExecutorFor,
+  sqlExecutorOf,
   type SqlExecutor,
 } from '@lottery/persistence';
+import type { ClientBase } from 'pg';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { LogRecord } from '../decode/decode-event';
 import { applyBatchInTransaction } from '../fold/apply-batch';
@@ -20,6 +22,9 @@ import { OpenRoundKeys } from '../fold/open-round-keys';
 import { DEFAULT_REORG_WINDOW_BLOCKS, Projection } from '../projection';
 import { CarriedFold } from './carried-fold';
 import { ProgressMeter, type ReplayProgress } from './replay-progress';
+
+/** Postgres's idle_in_transaction_session_timeout: the server ended a transaction left idle too long. */
+const IDLE_IN_TRANSACTION_TIMEOUT = '25P03';
 
 /** The replay's connections: the fold uses one; the index build at the end uses both (two cores). */
 const INDEX_BUILD_CONNECTIONS = 2;
@@ -46,6 +51,12 @@ export interface ReplayOptions {
   onSwitchWaiting?: (holders: number[]) => void;
   /** Aborting stops between batches; the live schema is untouched until the final switch. */
   signal?: AbortSignal;
+  /**
+   * Longest the switch's transaction may sit between two statements (default 60 s, well above folding
+   * the last batch): a replay stopped or cut off mid-switch holds the live projector's lock, and from
+   * the moment it has the generation lock every reader of the live schema, until the server ends it.
+   */
+  switchIdleTimeoutMs?: number;
 }
 
 /**
@@ -58,6 +69,7 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
   const live = readSchemaName(options.schema);
   const next = nextSchemaName(live);
   const batchSize = options.batchSize ?? 50_000;
+  const switchIdleTimeoutMs = options.switchIdleTimeoutMs ?? 60_000;
   const head = await options.log.head();
   // the log's own connection reads the first batch while the next generation's schema is prepared
   const firstBatch = options.log.read(head, batchSize);
@@ -122,9 +134,15 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
     // what was appended meanwhile, the projector's way (its cursor and state are all in the schema now)
     await catchUp((batch) => projection.applyBatch(batch));
     await report('switching');
-    await withRunner(dataSource, async (runner, db) => {
+    await withRunner(dataSource, async (runner, client) => {
+      const db = sqlExecutorOf(client);
+      // the server's word on why the connection went, which the failed statement itself does not carry
+      let connectionError: (Error & { code?: unknown }) | undefined;
+      const onConnectionError = (error: Error) => (connectionError ??= error);
+      client.on('error', onConnectionError);
       await runner.startTransaction();
       try {
+        await db.query(`SET LOCAL idle_in_transaction_session_timeout = ${switchIdleTimeoutMs}`);
         await projectionStore(db, live).reads.lockSchema();
         const keys = new OpenRoundKeys();
         for (;;) {
@@ -145,7 +163,14 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
       } catch (error) {
         // a connection that broke mid-switch fails its ROLLBACK too; the first error is the cause
         await runner.rollbackTransaction().catch(() => undefined);
-        throw error;
+        if (connectionError?.code !== IDLE_IN_TRANSACTION_TIMEOUT) throw error;
+        throw new Error(
+          `the switch stalled for over ${switchIdleTimeoutMs / 1000} s inside its transaction (the process ` +
+            `stopped, or its connection cut off) and the server ended it; "${live}" serves as before`,
+          { cause: error },
+        );
+      } finally {
+        client.off('error', onConnectionError);
       }
     });
     // The switch is committed: no step of the replay after it reports the replay as failed. A retired
@@ -162,10 +187,10 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
   }
 }
 
-async function withRunner<T>(dataSource: DataSource, work: (runner: QueryRunner, db: SqlExecutor) => Promise<T>) {
+async function withRunner<T>(dataSource: DataSource, work: (runner: QueryRunner, client: ClientBase) => Promise<T>) {
   const runner = dataSource.createQueryRunner();
   try {
-    return await work(runner, await sqlExecutorFor(runner));
+    return await work(runner, (await runner.connect()) as ClientBase);
   } finally {
     await runner.release();
   }
