@@ -202,10 +202,32 @@ describe('Data API endpoints', () => {
     }
   });
 
-  it('answers HEAD like GET without a body', async () => {
-    const response = await api.request({ method: 'HEAD', url: '/v1/rounds/1' });
-    expect(response.statusCode).toBe(200);
-    expect(response.body).toBe('');
+  it('answers HEAD like GET without a body, errors and revalidations included', async () => {
+    // RFC 9110 §8.6: a HEAD's Content-Length, when sent, is the length of the body GET would send
+    for (const url of ['/v1/rounds/1', '/v1/rounds/99', '/v1/rounds/abc', '/v1/no-such-route', '/v1/rounds/%zz']) {
+      const get = await api.request({ method: 'GET', url });
+      const head = await api.request({ method: 'HEAD', url });
+      expect([url, head.statusCode, head.body, head.headers['content-length']]).toEqual([
+        url,
+        get.statusCode,
+        '',
+        String(Buffer.byteLength(get.body)),
+      ]);
+    }
+    // a cache revalidating with HEAD gets the 304 a GET gets
+    for (const url of ['/v1/rounds/1', '/v1/rounds/1/tickets?limit=2', '/v1/rounds/1/wins']) {
+      const get = await api.request({ method: 'GET', url });
+      const etag = String(get.headers['etag']);
+      const head = await api.request({ method: 'HEAD', url, headers: { 'if-none-match': etag } });
+      expect([url, head.statusCode, head.body, head.headers['etag'], head.headers['cache-control']]).toEqual([
+        url,
+        304,
+        '',
+        etag,
+        get.headers['cache-control'],
+      ]);
+      expect(head.headers['x-ratelimit-remaining']).toBeDefined();
+    }
   });
 
   it('allows any origin to GET, and answers CORS preflights', async () => {

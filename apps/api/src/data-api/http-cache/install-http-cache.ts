@@ -32,8 +32,11 @@ export function installHttpCache(fastify: FastifyInstance): void {
     reply.header('ETag', tag);
     if (!ifNoneMatchMatches(request.headers['if-none-match'], tag)) return done(null, payload);
     reply.code(304);
+    // A HEAD route's own hook, after this one, measures the body and drops it: the 304 then says the
+    // 200's length, which RFC 9110 §8.6 allows. For GET, no payload at all: an empty string would be
+    // sent as Content-Length: 0, which a 304 must not claim.
+    if (request.method === 'HEAD') return done(null, payload);
     reply.removeHeader('content-length');
-    // no payload at all: an empty string would be sent as Content-Length: 0, which a 304 must not claim
     done(null, null);
   });
 }
