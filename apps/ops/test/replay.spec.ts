@@ -2,7 +2,8 @@ import { Client } from 'pg';
 import pino from 'pino';
 import { buyOrder, createSimulationContext, simulateHistory } from '@lottery/contracts';
 import { createEventLog } from '@lottery/event-log';
-import { expectSameReadModels, logWithReorg, lotteryHistory, referenceFold } from '@lottery/fold-testing';
+import type { ChainEventEnvelope } from '@lottery/domain';
+import { expectSameReadModels, logWithReorg, lotteryHistory, must, referenceFold } from '@lottery/fold-testing';
 import {
   createReadModelDataSource,
   migrateReadModels,
@@ -168,6 +169,31 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
         /the event log ends before position \d+.*EVENT_LOG_SCHEMA=empty_log.*Nothing was changed/,
       ),
     });
+  });
+
+  it('refuses a longer event log holding another record where the live schema stopped (another log)', async () => {
+    const events = (await readWholeLog(f.eventLog)).map((r) => r.event as ChainEventEnvelope);
+    const dropped = events.findIndex((e, i) => i > 10 && e.type === 'TicketPurchased');
+    // the same chain's events with one of them missing (a reorg's, say): one position further, the rest
+    const other = [...events.slice(0, dropped), ...events.slice(dropped + 1), events[dropped]];
+    const otherLog = createEventLog({ kind: 'postgres', databaseUrl: f.db.url, schema: 'other_log' });
+    try {
+      await otherLog.init();
+      const last = events[events.length - 1];
+      await otherLog.append(other, { blockNumber: last.blockNumber, blockHash: last.blockHash, recentBlocks: [] });
+      const folded = must((await projection.cursor()).position, 'a folded position');
+      const run = await runOps(['replay', '--json'], opsEnv(f, { EVENT_LOG_SCHEMA: 'other_log' }));
+      expect(run.code).toBe(1);
+      expect(jsonOf<{ error: string }>(run).error).toBe(
+        `the event log holds ${other[folded - 1].id} at position ${folded}, not the ${events[folded - 1].id}, ` +
+          `which the live schema "lottery" has already folded: is this the projector's event log ` +
+          `(EVENT_LOG=postgres, EVENT_LOG_SCHEMA=other_log)? Nothing was changed. ` +
+          '(If the chain was indexed again into this new log, replay with --new-log.)',
+      );
+      expect(await generations()).toEqual([]);
+    } finally {
+      await otherLog.close();
+    }
   });
 
   it('refuses an event log that does not exist, naming the setting, instead of an SQL error', async () => {

@@ -5,6 +5,8 @@ import {
   FoldRulesChangedError,
   PoisonEventError,
   type Projection,
+  ReadModelsOfAnotherLogError,
+  signOfAnotherLog,
   StoredPositionBehindError,
 } from '@lottery/projection';
 import { isDependencyUnavailable, type Logger } from '@lottery/telemetry';
@@ -12,7 +14,7 @@ import type { ProjectorMetrics } from './projector-metrics';
 
 export interface ProjectorLoop {
   projection: Projection;
-  eventLog: Pick<EventLog, 'subscribe' | 'head' | 'tail'>;
+  eventLog: Pick<EventLog, 'subscribe' | 'read' | 'head' | 'tail'>;
   metrics: ProjectorMetrics;
   logger: Logger;
   maxBatch: number;
@@ -86,16 +88,20 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
   /**
    * Where to follow the log from: the stored position, or just before the log's head for empty read
    * models; undefined once aborted. What the projection committed past the stored position is gone (a
-   * crash lost it), and read models folded past the log's end are another log's (at start, or switched in).
+   * crash lost it), and read models folded past the log's end, or from another record at their position,
+   * are another log's (at start, or switched in).
    */
   const storedPosition = async () => {
     const cursor = await cursorOfOurRules();
     if (!cursor) return undefined;
-    const from = cursor.position ?? (await eventLog.head()) - 1;
-    const tail = await eventLog.tail();
-    if (from >= tail) throw new ReadModelsOfAnotherLogError(projection.schema, from, tail);
-    projection.resumingFrom(cursor.position);
-    return from;
+    const { position, positionEventId } = cursor;
+    if (position !== null) {
+      const folded = { position, positionEventId };
+      const sign = await signOfAnotherLog(eventLog, folded);
+      if (sign) throw new ReadModelsOfAnotherLogError(projection.schema, folded, sign);
+    }
+    projection.resumingFrom(position);
+    return position ?? (await eventLog.head()) - 1;
   };
 
   const stored = await untilReachable(storedPosition);
@@ -153,21 +159,5 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
   } finally {
     clearInterval(lagTimer);
     signal.removeEventListener('abort', onAbort);
-  }
-}
-
-/**
- * The read models have folded log positions this log does not have: they were folded from another log
- * (a replay of a new one, a wrong EVENT_LOG_SCHEMA or KAFKA_TOPIC_PREFIX). Following this log from there
- * would skip its events up to that position and fold the rest onto the other log's state.
- */
-export class ReadModelsOfAnotherLogError extends Error {
-  constructor(schema: string, stored: number, tail: number) {
-    super(
-      `the read models in ${schema} have folded up to log position ${stored}, past this event log's end ` +
-        `(next position ${tail}): they were folded from another log. Point the projector at that log, or ` +
-        'rebuild them from this one with `ops replay --new-log`',
-    );
-    this.name = 'ReadModelsOfAnotherLogError';
   }
 }

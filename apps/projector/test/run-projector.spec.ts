@@ -3,14 +3,14 @@ import { blocksReverted, type ChainEventEnvelope } from '@lottery/domain';
 import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries } from '@lottery/persistence';
 import { lotteryHistory } from '@lottery/fold-testing';
 import { eventually } from '@lottery/pipeline-testing';
-import { FOLD_RULES_VERSION, PoisonEventError, Projection } from '@lottery/projection';
+import { FOLD_RULES_VERSION, PoisonEventError, Projection, ReadModelsOfAnotherLogError } from '@lottery/projection';
 import { createTestDatabase, type TestDatabase } from '@lottery/testing';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { CHAIN_ID, sampleHistory } from './sample-history';
 import { createProjectorMetrics } from '../src/projector-metrics';
-import { ReadModelsOfAnotherLogError, runProjector } from '../src/run-projector';
+import { runProjector } from '../src/run-projector';
 
 const history = sampleHistory();
 const checkpointOf = (events: ChainEventEnvelope[]) => {
@@ -183,18 +183,27 @@ describe('the projector loop', () => {
     await expect(running).resolves.toBeUndefined();
   });
 
-  it('refuses read models folded past the end of its log (folded from another), instead of skipping up to there', async () => {
+  it.each([
+    ['shorter: its end is before their position', 3, () => "past this event log's end (next position 4)"],
+    [
+      'longer, with another record at their position',
+      9,
+      () => `where this event log holds ${history[6].id}, not the ${history[5].id} they folded`,
+    ],
+  ])('refuses read models folded from another log, %s, instead of skipping up to there', async (_, length, reason) => {
     await log.append(history.slice(0, 6), checkpointOf(history.slice(0, 6)));
     await new Projection(dataSource, { chainId: CHAIN_ID }).applyBatch(await log.read(1, 6));
-    // the projector pointed at a shorter log: the one a replay --new-log left, or a mistyped one
-    const shorter = createEventLog({ kind: 'postgres', databaseUrl: db.url, schema: 'lottery_log_other' });
-    await shorter.init();
-    await shorter.append(history.slice(0, 3), checkpointOf(history.slice(0, 3)));
+    // the projector pointed at another log: the one a replay --new-log left behind, or a mistyped one;
+    // the same chain's events, the sixth of them missing (a reorg's, say)
+    const other = createEventLog({ kind: 'postgres', databaseUrl: db.url, schema: 'lottery_log_other' });
+    await other.init();
+    const events = [...history.slice(0, 5), ...history.slice(6)].slice(0, length);
+    await other.append(events, checkpointOf(events));
     try {
       const failure = await runProjector(
         {
           projection: new Projection(dataSource, { chainId: CHAIN_ID }),
-          eventLog: shorter,
+          eventLog: other,
           metrics: createProjectorMetrics(new Registry()),
           logger: pino({ level: 'silent' }),
           maxBatch: 50,
@@ -203,12 +212,11 @@ describe('the projector loop', () => {
         new AbortController().signal,
       ).catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(ReadModelsOfAnotherLogError);
-      expect((failure as Error).message).toMatch(
-        /folded up to log position 6, past this event log's end \(next position 4\)/,
-      );
+      expect((failure as Error).message).toMatch(/have folded up to log position 6, /);
+      expect((failure as Error).message).toContain(reason());
       expect((await dataSource.query(`SELECT position FROM lottery.projector_state`))[0].position).toBe('6');
     } finally {
-      await shorter.close();
+      await other.close();
     }
   });
 

@@ -119,7 +119,9 @@ describe('read-model migrations', () => {
       ).map((r) => r.indexname);
     await ds.initialize();
     try {
+      // the schema as it was before the hex migration (the one after it adds a column of the same kind)
       await migrateReadModels(ds);
+      await ds.undoLastMigration();
       await ds.undoLastMigration();
       const wallet = `0x${'ab'.repeat(20)}`;
       await ds.query(`INSERT INTO "${schema}".wallet_stats VALUES ($1, 1, 0, 0, 0, 0, 0, 1, now(), now())`, [wallet]);
@@ -127,12 +129,16 @@ describe('read-model migrations', () => {
       const indexesBefore = await indexNames();
       expect(indexesBefore.length).toBeGreaterThan(15);
 
-      expect(await migrateReadModels(ds)).toEqual(['HexColumnsInCCollation1765000000000']);
+      expect(await migrateReadModels(ds)).toEqual([
+        'HexColumnsInCCollation1765000000000',
+        'PositionEventId1766200000000',
+      ]);
       const after = await collations(ds);
-      // every text column of the read models holds hex
+      // every text column of the read models holds hex (an event id, chainId:blockHash:logIndex, too)
       expect(after.map((c) => c.column)).toEqual(
         Object.entries(HEX_COLUMNS)
           .flatMap(([table, columns]) => columns.map((column) => `${table}.${column}`))
+          .concat('projector_state.position_event_id')
           .sort(),
       );
       expect(new Set(after.map((c) => c.collation))).toEqual(new Set(['C']));
@@ -142,6 +148,7 @@ describe('read-model migrations', () => {
       expect(kept).toEqual({ address: wallet });
       expect(await indexNames()).toEqual(indexesBefore);
 
+      await ds.undoLastMigration();
       await ds.undoLastMigration();
       expect(new Set((await collations(ds)).map((c) => c.collation))).toEqual(new Set(['default']));
     } finally {
@@ -174,7 +181,7 @@ describe('read-model migrations', () => {
       // holding every table it had altered, the migration would make this wait for it: a deadlock
       await reader.query(`SELECT count(*) FROM "${schema}".tickets`);
       await reader.query('COMMIT');
-      expect(await migrating).toEqual(['HexColumnsInCCollation1765000000000']);
+      expect(await migrating).toEqual(['HexColumnsInCCollation1765000000000', 'PositionEventId1766200000000']);
     } finally {
       await reader.end();
       await ds.destroy();

@@ -4,6 +4,7 @@ export type { LogRecord } from './decode/decode-event';
 export type { BatchResult } from './fold/apply-batch';
 export { applyBatchInTransaction } from './fold/apply-batch';
 export * from './projection';
+export * from './read-models-of-another-log-error';
 export * from './stored-position-behind-error';
 export * from './replay/replay';
 export type { ReplayPhase, ReplayProgress } from './replay/replay-progress';

@@ -9,7 +9,7 @@ import {
   retiredSchemaName,
   TAKE_PRESENCE_EXCLUSIVELY_SQL,
 } from '@lottery/persistence';
-import { replayIntoFreshSchema, type ReplayProgress } from '@lottery/projection';
+import { replayIntoFreshSchema, signOfAnotherLog, type ReplayProgress } from '@lottery/projection';
 import { createLogger, ProgressReporter, type Logger } from '@lottery/telemetry';
 import { databaseUrl } from '../connection';
 import { print, reportFailure } from '../output';
@@ -97,11 +97,16 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
     if (leftovers.length > 0) run.logger.warn({ leftovers }, 'dropping what an interrupted replay left behind');
 
     const [head, tail] = await Promise.all([eventLog.head(), eventLog.tail()]).catch(refusingAMissingLog(run.log));
-    const folded = await livePosition(guard, live);
     if (run.newLog) await refuseForANewLog(guard, live, head, tail);
-    if (folded !== null && folded >= tail && !run.newLog) {
+    const folded = run.newLog ? null : await liveFolded(guard, live);
+    const sign = folded && (await signOfAnotherLog(eventLog, folded));
+    if (folded && sign) {
+      const differs =
+        sign.kind === 'ends-before'
+          ? `ends before position ${folded.position}`
+          : `holds ${sign.found} at position ${folded.position}, not the ${folded.positionEventId}`;
       throw new Error(
-        `the event log ends before position ${folded}, which the live schema "${live}" has already folded: ` +
+        `the event log ${differs}, which the live schema "${live}" has already folded: ` +
           `is this the projector's event log (${logSetting(run.log)})? ` +
           `Nothing was changed. (If the chain was indexed again into this new log, replay with --new-log.)`,
       );
@@ -204,17 +209,26 @@ async function dropHalfBuilt(guard: Client | undefined, url: string, live: strin
   }
 }
 
-/** The log position the live schema has folded up to; null when it has folded nothing or does not exist yet. */
-async function livePosition(client: Client, schema: string): Promise<number | null> {
+/**
+ * The log position the live schema has folded up to, with the id of the record there (none in read
+ * models folded before they stored it); null when it has folded nothing or does not exist yet.
+ */
+async function liveFolded(
+  client: Client,
+  schema: string,
+): Promise<{ position: number; positionEventId: string | null } | null> {
   const { rows: exists } = await client.query(
     `SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'projector_state'`,
     [schema],
   );
   if (exists.length === 0) return null;
-  const { rows } = await client.query<{ position: string | null }>(
-    `SELECT position FROM "${schema}".projector_state WHERE id = 1`,
+  // as JSON: read models of an older migration have no position_event_id column
+  const { rows } = await client.query<{ state: { position: number | null; position_event_id?: string | null } }>(
+    `SELECT to_jsonb(s) AS state FROM "${schema}".projector_state s WHERE id = 1`,
   );
-  return rows[0]?.position == null ? null : Number(rows[0].position);
+  const state = rows[0]?.state;
+  if (state?.position == null) return null;
+  return { position: Number(state.position), positionEventId: state.position_event_id ?? null };
 }
 
 /**

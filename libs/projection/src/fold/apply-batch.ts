@@ -115,7 +115,12 @@ export async function applyBatchInTransaction(
     }
   }
   await foldSegment(store, segment, windowStart(), options);
-  if (batch.length > 0) cursor.position = Math.max(cursor.position ?? -Infinity, batch[batch.length - 1].position);
+  // records at or before the stored position were skipped, so the last one decoded ends the batch
+  const last = records[records.length - 1];
+  if (last) {
+    cursor.position = batch[batch.length - 1].position;
+    cursor.positionEventId = last.id;
+  }
   const keepFrom = windowStart();
   if (keepFrom > cursor.retainedFromBlock) {
     cursor.retainedFromBlock = keepFrom;

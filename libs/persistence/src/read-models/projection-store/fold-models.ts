@@ -17,6 +17,8 @@ export interface SqlExecutor {
 export interface ProjectorCursor {
   /** Last applied event-log position; null before the first batch. */
   position: number | null;
+  /** The id of the record at `position`, which tells this log from another; null before the first batch. */
+  positionEventId: string | null;
   /** Last applied (block, logIndex): events at or before it are duplicates. -1 when nothing applied. */
   lastBlock: number;
   lastLogIndex: number;
