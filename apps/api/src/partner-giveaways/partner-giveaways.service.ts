@@ -31,6 +31,16 @@ function timedOut(ms: number): Promise<never> {
 const isOutage = (error: unknown): boolean =>
   isDependencyUnavailable(error) || (error instanceof ApiError && error.code === 'upstream_unavailable');
 
+/**
+ * A ledger write after the purchase has an outcome: the accounts database out of reach, the answer
+ * goes on without it (`unrecorded`); anything else failing is a bug, which the 500 reports.
+ */
+const recordedOrNot = <T>(write: Promise<T>, unrecorded: T): Promise<T> =>
+  write.catch((error: unknown) => {
+    if (isOutage(error)) return unrecorded;
+    throw error;
+  });
+
 export const STILL_PENDING_TEXT = 'Timed out waiting for the transaction; the ticket may still be issued';
 
 /** The partner API: eligibility, and a purchase that reserves, queues the one signer, and waits. */
@@ -55,27 +65,13 @@ export class PartnerGiveawaysService {
     if (grant?.status === 'succeeded' && grant.txHash) {
       // only the first answer to give this receipt says "purchased", whichever POST it is: counting that
       // message counts each ticket once (unrecorded, the database out of reach, it says so again)
-      const first = await ledger.giveReceipt(grant.id).catch((error: unknown) => {
-        if (isOutage(error)) return true;
-        throw error;
-      });
+      const first = await recordedOrNot(ledger.giveReceipt(grant.id), true);
       return { success: true, receipt: grant.txHash, message: first ? PURCHASED_MESSAGE : PURCHASED_EARLIER_MESSAGE };
     }
     if (grant?.status === 'failed') throw new PlainApiError(500, grant.error ?? 'Transaction failed');
-    await this.oweOutcome(grantId);
+    // owed to the wallet's next POST (unrecorded, that POST may buy again)
+    await recordedOrNot(ledger.oweOutcome(grantId), undefined);
     throw new PlainApiError(504, STILL_PENDING_TEXT);
-  }
-
-  /**
-   * Owed to the wallet's next POST. Unrecorded because the accounts database is out of reach, that POST
-   * may buy again; anything else failing here is a bug, which the 500 reports.
-   */
-  private async oweOutcome(grantId: string): Promise<void> {
-    await this.enabled()
-      .ledger.oweOutcome(grantId)
-      .catch((error: unknown) => {
-        if (!isOutage(error)) throw error;
-      });
   }
 
   private async queueOrRelease(grantId: string): Promise<void> {
