@@ -25,4 +25,25 @@ describe('withUrlsHidden', () => {
     );
     expect(withUrlsHidden('nothing to hide', [undefined, ''])).toBe('nothing to hide');
   });
+
+  it('hides the URL also as a client prints it: without its user info, normalized, in any letter case', () => {
+    const url = 'https://user:secretkey@rpc.example:8443/v2/SECRETKEY';
+    for (const quoted of [
+      'https://rpc.example:8443/v2/SECRETKEY',
+      'https://user:secretkey@rpc.example:8443/v2/SECRETKEY',
+      'HTTPS://RPC.EXAMPLE:8443/v2/SECRETKEY',
+    ]) {
+      expect(withUrlsHidden(`URL: ${quoted}\nDetails: fetch failed`, [url])).toBe(
+        'URL: https://rpc.example:8443/…\nDetails: fetch failed',
+      );
+    }
+    expect(withUrlsHidden('URL: http://127.0.0.1:1/v2/CASEKEY', ['HTTP://127.0.0.1:1/v2/CASEKEY'])).toBe(
+      'URL: http://127.0.0.1:1/…',
+    );
+    expect(withUrlsHidden('URL: not a url/KEY', ['not a url/KEY'])).toBe('URL: (unparseable URL)');
+    // a host with nothing to hide stays readable
+    expect(withUrlsHidden('URL: http://127.0.0.1:8545/', ['http://127.0.0.1:8545'])).toBe(
+      'URL: http://127.0.0.1:8545/',
+    );
+  });
 });
