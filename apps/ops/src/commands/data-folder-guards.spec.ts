@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runInProcess } from '../../test/support/in-process-ops';
@@ -98,26 +98,82 @@ describe('the data folder guards of ops reset and ops start', () => {
     expect(existsSync(join(scratch, 'notes.txt'))).toBe(true);
   });
 
+  it('says what to do with an unreadable instance.json, instead of a parser stack trace, and keeps the folder', async () => {
+    const dir = join(scratch, 'data');
+    for (const content of ['{bad', '', '[]']) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'instance.json'), content);
+      process.env['DATA_DIR'] = dir;
+      await expect(reset('--json')).rejects.toThrow(
+        new RegExp(
+          `${dir}/instance.json is unreadable \\(.+\\): if no instance runs from ${dir} .*remove that folder by hand`,
+        ),
+      );
+      expect(readdirSync(dir)).toEqual(['instance.json']);
+    }
+  });
+
   it('takes an empty DATA_DIR as unset: the default folder, never the current one', () => {
     process.env['DATA_DIR'] = '';
     expect(dataDir()).not.toBe(resolve(process.cwd()));
     expect(dataDir()).toMatch(/[/\\]\.data$/);
   });
 
-  it('start refuses a PORT that is no port number, naming it', async () => {
-    process.env['DATA_DIR'] = join(scratch, 'data');
-    const saved = process.env['PORT'];
-    try {
-      for (const port of ['abc', '0', '99999', '80.5']) {
-        process.env['PORT'] = port;
-        await expect(runStart(START_OPTIONS)).rejects.toThrow(
-          `PORT must be a port number from 1 to 65535, got "${port}"`,
-        );
+  /** Runs `work` with the variables set as given (undefined: unset), restoring them after. */
+  const withEnv = async (vars: Record<string, string | undefined>, work: () => Promise<void>) => {
+    const saved = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]));
+    const assign = (values: Record<string, string | undefined>) => {
+      for (const [name, value] of Object.entries(values)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
       }
+    };
+    assign(vars);
+    try {
+      await work();
     } finally {
-      if (saved === undefined) delete process.env['PORT'];
-      else process.env['PORT'] = saved;
+      assign(saved);
     }
+  };
+
+  it('start refuses a PORT that is no port number, naming it, and writes nothing', async () => {
+    const dir = join(scratch, 'data');
+    process.env['DATA_DIR'] = dir;
+    for (const port of ['abc', '0', '99999', '80.5']) {
+      await withEnv({ PORT: port }, () =>
+        expect(runStart(START_OPTIONS)).rejects.toThrow(`PORT must be a port number from 1 to 65535, got "${port}"`),
+      );
+    }
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it("start refuses a real chain's variables of the wrong shape before it records anything", async () => {
+    const dir = join(scratch, 'data');
+    process.env['DATA_DIR'] = dir;
+    const chain = { RPC_URL: 'http://127.0.0.1:1', CHAIN_ID: 'abc', START_BLOCK: 'x', JACKPOT_ADDRESS: '0x1' };
+    await withEnv(chain, () =>
+      expect(runStart(START_OPTIONS)).rejects.toThrow('CHAIN_ID must be a whole number from 1, got "abc"'),
+    );
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('start refuses a folder of other files (ops reset would then remove them), writing nothing there', async () => {
+    writeFileSync(join(scratch, 'thesis.txt'), 'keep me');
+    process.env['DATA_DIR'] = scratch;
+    await expect(runStart(START_OPTIONS)).rejects.toThrow(
+      `${scratch} holds files and no instance.json: it is not an embedded instance's data folder`,
+    );
+    expect(readdirSync(scratch)).toEqual(['thesis.txt']);
+    await expect(reset('--json')).rejects.toThrow('holds no instance.json');
+    expect(readdirSync(scratch)).toEqual(['thesis.txt']);
+  });
+
+  it('start refuses the --chain-only options without --chain-only', async () => {
+    process.env['DATA_DIR'] = join(scratch, 'data');
+    for (const extra of [{ deploymentEnv: join(scratch, 'chain.env') }, { advertisedRpcUrl: 'http://chain:8545' }]) {
+      await expect(runStart({ ...START_OPTIONS, ...extra })).rejects.toThrow(/add --chain-only/);
+    }
+    expect(readdirSync(scratch)).toEqual([]);
   });
 
   it('start refuses a data folder an instance runs from, and leaves its record alone', async () => {

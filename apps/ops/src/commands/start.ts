@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { AbortedError } from '@lottery/chain';
@@ -7,7 +7,7 @@ import { ApiKeysService, PartnersService, withAccountsDatabase } from '@lottery/
 import { createLogger, freePort, ProgressReporter } from '@lottery/telemetry';
 import { keyPrefix } from '../connection';
 import { displayedUrl } from '../output';
-import { dataDir, liveProcesses, readState, startIsRunning, stopLeftServers, writeState } from '../data-dir';
+import { dataDir, liveProcesses, readState, startIsRunning, statePath, stopLeftServers, writeState } from '../data-dir';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../embedded/embedded-postgres';
 import { ProcessSupervisor } from '../embedded/process-supervisor';
 import { startLocalChain, type LocalChain } from '../instance/local-chain';
@@ -49,6 +49,9 @@ const APPS = {
 function shutdownSignal(): Promise<string> {
   return new Promise((resolve) => {
     for (const signal of STOP_SIGNALS) process.once(signal, () => resolve(signal));
+    // what reads its output went away (`ops start --json | head -1`): stopped as by a signal, cleanly,
+    // rather than dying of the failed write with its servers recorded as running
+    process.stdout.on('error', () => resolve('stdout closed'));
   });
 }
 
@@ -123,6 +126,20 @@ function deploymentEnvFile(chain: ChainTarget, rpcUrl: string): string {
  */
 export async function runStart(o: StartOptions): Promise<void> {
   const dir = dataDir();
+  // `ops reset` removes a folder holding instance.json: a start must not make a folder of other files one
+  if (existsSync(dir) && readdirSync(dir).length > 0 && !existsSync(statePath(dir))) {
+    throw new Error(
+      `${dir} holds files and no instance.json: it is not an embedded instance's data folder; ` +
+        'set DATA_DIR to a new or empty folder',
+    );
+  }
+  if (!o.chainOnly && (o.deploymentEnv !== undefined || o.advertisedRpcUrl !== undefined)) {
+    throw new Error('--deployment-env and --advertised-rpc-url describe the chain --chain-only runs: add --chain-only');
+  }
+  // the settings, checked before anything is written: a refused start leaves no state behind
+  const apiPort = portFromEnv();
+  const readSchema = loadReadSchema();
+  const externalChain = process.env['RPC_URL'] ? externalChainTarget(process.env) : undefined;
   if (startIsRunning(dir)) {
     throw new Error(
       `an instance already runs from ${dir} (${liveProcesses(dir).join(', ')}): stop it, or set DATA_DIR to another folder`,
@@ -143,8 +160,8 @@ export async function runStart(o: StartOptions): Promise<void> {
     if (o.json) emit('stopping', { signal });
     else say(`stopping (${signal})`);
   };
-  if (stoppedLeftovers.length > 0) say(`stopped what an earlier start left running: ${stoppedLeftovers.join(', ')}`);
   const stopped = shutdownSignal();
+  if (stoppedLeftovers.length > 0) say(`stopped what an earlier start left running: ${stoppedLeftovers.join(', ')}`);
   // Ctrl-C while setting up: the history being written is given up at once; a shorter step (Postgres,
   // migrations) finishes, and nothing after it starts.
   const settingUp = new AbortController();
@@ -157,16 +174,14 @@ export async function runStart(o: StartOptions): Promise<void> {
   };
 
   try {
-    const apiPort = portFromEnv();
-    const readSchema = loadReadSchema();
     if (!o.chainOnly && !(await portIsFree(apiPort))) {
       throw new Error(`port ${apiPort} is in use: stop what runs there or set PORT`);
     }
 
     let localChain: LocalChain | undefined;
     let chain: ChainTarget;
-    if (process.env['RPC_URL']) {
-      chain = externalChainTarget(process.env);
+    if (externalChain) {
+      chain = externalChain;
     } else {
       localChain = await startLocalChain({
         dir,

@@ -31,7 +31,8 @@ const everything: PipelineSettings = {
 };
 
 describe('a real chain (RPC_URL)', () => {
-  const chain = { RPC_URL: 'https://rpc.example', CHAIN_ID: '8453', START_BLOCK: '100', JACKPOT_ADDRESS: '0x01' };
+  const address = (digit: string) => `0x${digit.repeat(40)}`;
+  const chain = { RPC_URL: 'https://rpc.example', CHAIN_ID: '8453', START_BLOCK: '100', JACKPOT_ADDRESS: address('1') };
 
   it('names the variables it still needs', () => {
     expect(() => externalChainTarget({ RPC_URL: 'https://rpc.example' })).toThrow(
@@ -43,12 +44,30 @@ describe('a real chain (RPC_URL)', () => {
     expect(() => externalChainTarget({ ...chain, OPERATOR_PRIVATE_KEY: '0xkey' })).toThrow(
       'OPERATOR_PRIVATE_KEY is set, so partner tickets are bought on chain: also set RANDOM_TICKET_BUYER_ADDRESS',
     );
-    expect(() => externalChainTarget({ ...chain, RANDOM_TICKET_BUYER_ADDRESS: '0x04' })).toThrow(
+    expect(() => externalChainTarget({ ...chain, RANDOM_TICKET_BUYER_ADDRESS: address('4') })).toThrow(
       /also set OPERATOR_PRIVATE_KEY$/,
     );
     expect(externalChainTarget(chain).operatorPrivateKey).toBeUndefined();
-    const both = externalChainTarget({ ...chain, OPERATOR_PRIVATE_KEY: '0xkey', RANDOM_TICKET_BUYER_ADDRESS: '0x04' });
-    expect([both.operatorPrivateKey, both.contracts.randomTicketBuyer]).toEqual(['0xkey', '0x04']);
+    const both = externalChainTarget({
+      ...chain,
+      OPERATOR_PRIVATE_KEY: '0xkey',
+      RANDOM_TICKET_BUYER_ADDRESS: address('4'),
+    });
+    expect([both.operatorPrivateKey, both.contracts.randomTicketBuyer]).toEqual(['0xkey', address('4')]);
+  });
+
+  it('refuses a chain id, start block or contract address of the wrong shape, naming the variable', () => {
+    for (const [name, value, message] of [
+      ['CHAIN_ID', 'abc', 'CHAIN_ID must be a whole number from 1, got "abc"'],
+      ['CHAIN_ID', '0', 'CHAIN_ID must be a whole number from 1, got "0"'],
+      ['START_BLOCK', 'x', 'START_BLOCK must be a whole number from 0, got "x"'],
+      ['START_BLOCK', '1.5', 'START_BLOCK must be a whole number from 0, got "1.5"'],
+      ['JACKPOT_ADDRESS', '0x1', 'not an address (0x and 40 hex digits): JACKPOT_ADDRESS="0x1"'],
+      ['DAILY_POOL_ADDRESS', 'pool', 'not an address (0x and 40 hex digits): DAILY_POOL_ADDRESS="pool"'],
+    ]) {
+      expect(() => externalChainTarget({ ...chain, [name]: value })).toThrow(message);
+    }
+    expect(externalChainTarget({ ...chain, START_BLOCK: '0' })).toMatchObject({ chainId: 8453, startBlock: 0 });
   });
 });
 

@@ -1,4 +1,5 @@
 import type { LotteryDeployment } from '@lottery/contracts';
+import { isAddressShape } from '@lottery/domain';
 import { setVariables } from '@lottery/telemetry';
 
 /** Where the chain is and which contracts to read: the local lottery, or a real chain from the environment. */
@@ -30,6 +31,14 @@ export function localChainTarget(rpcUrl: string, deployment: LotteryDeployment):
 }
 
 /** RPC_URL (+ CHAIN_ID, START_BLOCK and the contract addresses, and optionally RPC_WS_URL) names a real chain. */
+const CONTRACT_VARIABLES = [
+  'JACKPOT_ADDRESS',
+  'LP_MANAGER_ADDRESS',
+  'PAYOUT_CALCULATOR_ADDRESS',
+  'RANDOM_TICKET_BUYER_ADDRESS',
+  'DAILY_POOL_ADDRESS',
+];
+
 export function externalChainTarget(env: NodeJS.ProcessEnv): ChainTarget {
   const missing = ['RPC_URL', 'CHAIN_ID', 'START_BLOCK', 'JACKPOT_ADDRESS'].filter((name) => !env[name]);
   if (missing.length > 0) throw new Error(`RPC_URL is set, so a real chain is used: also set ${missing.join(', ')}`);
@@ -41,11 +50,24 @@ export function externalChainTarget(env: NodeJS.ProcessEnv): ChainTarget {
       `${purchases.find((name) => env[name])} is set, so partner tickets are bought on chain: also set ${unset[0]}`,
     );
   }
+  const whole = (name: string, least: number) => {
+    const value = Number(env[name]);
+    if (!/^\d+$/.test(env[name] as string) || !Number.isSafeInteger(value) || value < least) {
+      throw new Error(`${name} must be a whole number from ${least}, got "${env[name]}"`);
+    }
+    return value;
+  };
+  const chainId = whole('CHAIN_ID', 1);
+  const startBlock = whole('START_BLOCK', 0);
+  const misshapen = CONTRACT_VARIABLES.filter((name) => env[name] && !isAddressShape(env[name] as string));
+  if (misshapen.length > 0) {
+    throw new Error(`not an address (0x and 40 hex digits): ${misshapen.map((n) => `${n}="${env[n]}"`).join(', ')}`);
+  }
   return {
     rpcUrl: env['RPC_URL'] as string,
     wsUrl: env['RPC_WS_URL'],
-    chainId: Number(env['CHAIN_ID']),
-    startBlock: Number(env['START_BLOCK']),
+    chainId,
+    startBlock,
     contracts: {
       jackpot: env['JACKPOT_ADDRESS'] as string,
       lpManager: env['LP_MANAGER_ADDRESS'],
