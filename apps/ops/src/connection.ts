@@ -1,4 +1,4 @@
-import { readState } from './data-dir';
+import { readState, readStateIfReadable } from './data-dir';
 
 /**
  * The database the CLI talks to: DATABASE_URL when set, otherwise the embedded instance that
@@ -13,17 +13,30 @@ export function databaseUrl(): string {
 }
 
 /**
- * A failure to reach the embedded instance's Postgres (DATABASE_URL unset) said as what it means: the
- * instance is not running. Any other error is returned as it is.
+ * A failure to reach the embedded instance's Postgres (DATABASE_URL unset) or its anvil (RPC_URL unset)
+ * said as what it means: the instance is not running. Any other error is returned as it is.
  */
 export function explainedFailure(error: unknown): unknown {
-  const port = readState().postgresPort;
+  const state = readStateIfReadable();
   const refused = (error as { code?: unknown } | null)?.code === 'ECONNREFUSED';
-  if (!refused || process.env['DATABASE_URL'] || port === undefined) return error;
-  return new Error(
-    `the embedded instance's Postgres (port ${port}) is not running: start it with \`npm start\`, ` +
-      'or set DATABASE_URL to another database',
-  );
+  if (refused && !process.env['DATABASE_URL'] && state.postgresPort !== undefined) {
+    return new Error(
+      `the embedded instance's Postgres (port ${state.postgresPort}) is not running: start it with \`npm start\`, ` +
+        'or set DATABASE_URL to another database',
+    );
+  }
+  // viem's failed request to the instance's own anvil (its port taken by nothing)
+  const anvil = state.anvilPort === undefined ? undefined : `http://127.0.0.1:${state.anvilPort}`;
+  const message = error instanceof Error ? error.message : '';
+  if (anvil && !process.env['RPC_URL'] && !state.rpcUrl && message.includes(`URL: ${anvil}`)) {
+    if (/fetch failed|ECONNREFUSED/.test(message)) {
+      return new Error(
+        `the embedded instance's chain (anvil, port ${state.anvilPort}) is not running: start it with ` +
+          '`npm start`, or set RPC_URL to another node',
+      );
+    }
+  }
+  return error;
 }
 
 export function embeddedDatabaseUrl(port: number): string {

@@ -44,7 +44,27 @@ export function statePath(dir = dataDir()): string {
 
 export function readState(dir = dataDir()): InstanceState {
   const path = statePath(dir);
-  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as InstanceState) : {};
+  if (!existsSync(path)) return {};
+  try {
+    const state: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (typeof state !== 'object' || state === null || Array.isArray(state)) throw new Error('not a JSON object');
+    return state as InstanceState;
+  } catch (error) {
+    // its processes are unknown, so ops reset cannot tell the folder is free to remove
+    throw new Error(
+      `${path} is unreadable (${(error as Error).message}): if no instance runs from ${dir} ` +
+        '(`ps` shows none naming it), remove that folder by hand, then `npm start` afresh',
+    );
+  }
+}
+
+/** readState, or nothing when the record is unreadable: for code reporting another failure. */
+export function readStateIfReadable(dir = dataDir()): InstanceState {
+  try {
+    return readState(dir);
+  } catch {
+    return {};
+  }
 }
 
 /**

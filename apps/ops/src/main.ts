@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Command, CommanderError } from 'commander';
 import { registerApiKeys } from './commands/api-keys';
-import { readState } from './data-dir';
+import { readStateIfReadable } from './data-dir';
 import { explainedFailure } from './connection';
 import { reportFailure } from './output';
 import { registerReindex } from './commands/reindex';
@@ -37,7 +37,7 @@ program.parseAsync(process.argv).catch((failure: unknown) => {
   // a node's error (viem's) quotes its URL, whose path or user info may hold a provider's key
   reportFailure(raw, {
     onStderr: !refused,
-    nodeUrls: [process.env['RPC_URL'], process.env['RPC_WS_URL'], readState().rpcUrl],
+    nodeUrls: [process.env['RPC_URL'], process.env['RPC_WS_URL'], readStateIfReadable().rpcUrl],
   });
   process.exit(refused ? error.exitCode : 1);
 });

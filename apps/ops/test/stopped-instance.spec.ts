@@ -23,6 +23,40 @@ describe('ops against an embedded instance that is not running', () => {
           error: `the embedded instance's Postgres (port ${port}) is not running: start it with \`npm start\`, or set DATABASE_URL to another database`,
         });
       }
+      // reindex asks the instance's node first
+      writeFileSync(
+        join(dataDir, 'instance.json'),
+        JSON.stringify({ postgresPort: port, anvilPort: port, deployBlock: 1, pids: {} }),
+      );
+      const reindex = await runOps(['reindex', '--from-block', '5', '--json'], env);
+      expect([reindex.code, jsonOf(reindex)]).toEqual([
+        1,
+        {
+          error: `the embedded instance's chain (anvil, port ${port}) is not running: start it with \`npm start\`, or set RPC_URL to another node`,
+        },
+      ]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('says what to do with an unreadable instance record, on every command, without a stack trace', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lottery-unreadable-'));
+    try {
+      writeFileSync(join(dataDir, 'instance.json'), '{bad');
+      for (const args of [
+        ['status', '--json'],
+        ['reset', '--json'],
+        ['api-keys', 'list', '--json'],
+      ]) {
+        const run = await runOps(args, { DATA_DIR: dataDir, DATABASE_URL: '', RPC_URL: '', CHAIN_ID: '31337' });
+        expect([args[0], run.code, jsonOf<{ error: string }>(run).error]).toEqual([
+          args[0],
+          1,
+          expect.stringMatching(/instance\.json is unreadable \(.*\): if no instance runs from/),
+        ]);
+        expect(run.stderr).not.toMatch(/\n\s+at /);
+      }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
