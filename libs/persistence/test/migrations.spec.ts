@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { createTestDatabase, eventually, type TestDatabase } from '@lottery/testing';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -94,6 +96,39 @@ describe('read-model migrations', () => {
     };
     expect(await foldRulesAfterUpgrade('lottery_folded', true)).toBe(1);
     expect(await foldRulesAfterUpgrade('lottery_empty', false)).toBeNull();
+  });
+
+  it('the standalone migration (compose, the k8s Job) refuses a READ_SCHEMA a replay builds or retires', async () => {
+    const root = join(__dirname, '..', '..', '..');
+    const bin = 'libs/persistence/src/read-models/bin/migrate-read-models.ts';
+    const run = (schema: string) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          ['-r', './tools/register.js', bin],
+          { cwd: root, env: { ...process.env, DATABASE_URL: db.url, READ_SCHEMA: schema } },
+          (error, _stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stderr }),
+        );
+      });
+    for (const schema of ['lottery_next', 'lottery_retired']) {
+      const refused = await run(schema);
+      expect([refused.code, refused.stderr]).toEqual([
+        1,
+        expect.stringMatching(/READ_SCHEMA cannot end in _next or _retired/),
+      ]);
+    }
+    const ran = await run('lottery_standalone');
+    expect([ran.code, ran.stderr]).toEqual([0, '']);
+    const client = new Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ nspname: string }>(
+        `SELECT nspname FROM pg_namespace WHERE nspname IN ('lottery_retired', 'lottery_standalone')`,
+      );
+      expect(rows).toEqual([{ nspname: 'lottery_standalone' }]);
+    } finally {
+      await client.end();
+    }
   });
 
   it('rejects a schema name that is not a plain identifier', () => {

@@ -6,12 +6,15 @@
  */
 import { migrateReadModels } from '../migrate-read-models';
 import { createReadModelDataSource } from '../read-model-data-source';
-import { DEFAULT_READ_SCHEMA } from '../schema-name';
+import { READ_SCHEMA_ENV } from '../read-schema-env';
 
 async function main(): Promise<void> {
   const url = process.env['DATABASE_URL'];
   if (!url) throw new Error('DATABASE_URL is required (postgres://user:password@host:port/database)');
-  const schema = process.env['READ_SCHEMA'] || DEFAULT_READ_SCHEMA;
+  // as the apps read it: a schema a replay builds or retires is another deployment's generation
+  const setting = READ_SCHEMA_ENV.safeParse(process.env['READ_SCHEMA'] || undefined);
+  if (!setting.success) throw new Error(`READ_SCHEMA ${setting.error.issues[0]?.message}`);
+  const schema = setting.data;
   const dataSource = createReadModelDataSource({ url, schema, poolSize: 1, applicationName: 'read-model-migrations' });
   await dataSource.initialize();
   try {
