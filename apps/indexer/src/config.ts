@@ -1,3 +1,4 @@
+import { CONTRACT_VARIABLES } from '@lottery/chain';
 import { EVENT_LOG_ENV_FIELDS, requireKafkaBrokers } from '@lottery/event-log';
 import { loadConfig, setVariables } from '@lottery/telemetry';
 import { z } from 'zod';
@@ -50,14 +51,6 @@ const schema = z
     }
     requireKafkaBrokers(c, ctx);
   });
-
-const CONTRACT_VARIABLES = [
-  'JACKPOT_ADDRESS',
-  'LP_MANAGER_ADDRESS',
-  'PAYOUT_CALCULATOR_ADDRESS',
-  'RANDOM_TICKET_BUYER_ADDRESS',
-  'DAILY_POOL_ADDRESS',
-] as const;
 
 /** A configured contract, lowercase, with the variable that names it (for error messages). */
 export interface ConfiguredContract {

@@ -1,3 +1,4 @@
+import { CONTRACT_VARIABLES } from '@lottery/chain';
 import type { LotteryDeployment } from '@lottery/contracts';
 import { isAddressShape } from '@lottery/domain';
 import { setVariables } from '@lottery/telemetry';
@@ -31,14 +32,6 @@ export function localChainTarget(rpcUrl: string, deployment: LotteryDeployment):
 }
 
 /** RPC_URL (+ CHAIN_ID, START_BLOCK and the contract addresses, and optionally RPC_WS_URL) names a real chain. */
-const CONTRACT_VARIABLES = [
-  'JACKPOT_ADDRESS',
-  'LP_MANAGER_ADDRESS',
-  'PAYOUT_CALCULATOR_ADDRESS',
-  'RANDOM_TICKET_BUYER_ADDRESS',
-  'DAILY_POOL_ADDRESS',
-];
-
 export function externalChainTarget(env: NodeJS.ProcessEnv): ChainTarget {
   const missing = ['RPC_URL', 'CHAIN_ID', 'START_BLOCK', 'JACKPOT_ADDRESS'].filter((name) => !env[name]);
   if (missing.length > 0) throw new Error(`RPC_URL is set, so a real chain is used: also set ${missing.join(', ')}`);
