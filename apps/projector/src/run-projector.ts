@@ -98,7 +98,7 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
     if (position !== null) {
       const folded = { position, positionEventId };
       const sign = await signOfAnotherLog(eventLog, folded);
-      if (sign) throw new ReadModelsOfAnotherLogError(projection.schema, folded, sign);
+      if (sign) throw new ReadModelsOfAnotherLogError(projection.schema, position, sign);
     }
     projection.resumingFrom(position);
     return position ?? (await eventLog.head()) - 1;

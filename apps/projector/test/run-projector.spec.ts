@@ -220,6 +220,27 @@ describe('the projector loop', () => {
     }
   });
 
+  it('trusts no record id stored for another position (a version without it moved the position on)', async () => {
+    await log.append(history, checkpointOf(history));
+    await new Projection(dataSource, { chainId: CHAIN_ID }).applyBatch(await log.read(1, 6));
+    const [stored] = await dataSource.query(
+      `SELECT position_event_id, position_event_position FROM lottery.projector_state`,
+    );
+    expect(stored).toEqual({ position_event_id: history[5].id, position_event_position: '6' });
+    // an older projector folds the next record and leaves the id columns it does not know as they were
+    await new Projection(dataSource, { chainId: CHAIN_ID }).applyBatch(await log.read(7, 1));
+    await dataSource.query(`UPDATE lottery.projector_state SET position_event_id = $1, position_event_position = 6`, [
+      history[5].id,
+    ]);
+    const abort = new AbortController();
+    const projection = new Projection(dataSource, { chainId: CHAIN_ID });
+    const running = start(projection, new Registry(), abort);
+    await eventually(async () => (await projection.cursor()).position === history.length, 'the last event', 10_000);
+    abort.abort();
+    await expect(running).resolves.toBeUndefined();
+    expect((await projection.cursor()).positionEventId).toBe(history[history.length - 1].id);
+  });
+
   it('stops with the poison event error instead of skipping it', async () => {
     const projection = new Projection(dataSource, { chainId: CHAIN_ID });
     const purchase = history.find((e) => e.type === 'TicketPurchased') as Extract<

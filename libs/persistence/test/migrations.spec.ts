@@ -154,8 +154,9 @@ describe('read-model migrations', () => {
       ).map((r) => r.indexname);
     await ds.initialize();
     try {
-      // the schema as it was before the hex migration (the one after it adds a column of the same kind)
+      // the schema as it was before the hex migration (the ones after it add a column of the same kind)
       await migrateReadModels(ds);
+      await ds.undoLastMigration();
       await ds.undoLastMigration();
       await ds.undoLastMigration();
       const wallet = `0x${'ab'.repeat(20)}`;
@@ -167,6 +168,7 @@ describe('read-model migrations', () => {
       expect(await migrateReadModels(ds)).toEqual([
         'HexColumnsInCCollation1765000000000',
         'PositionEventId1766200000000',
+        'PositionEventPosition1766300000000',
       ]);
       const after = await collations(ds);
       // every text column of the read models holds hex (an event id, chainId:blockHash:logIndex, too)
@@ -183,6 +185,7 @@ describe('read-model migrations', () => {
       expect(kept).toEqual({ address: wallet });
       expect(await indexNames()).toEqual(indexesBefore);
 
+      await ds.undoLastMigration();
       await ds.undoLastMigration();
       await ds.undoLastMigration();
       expect(new Set((await collations(ds)).map((c) => c.collation))).toEqual(new Set(['default']));
@@ -216,10 +219,46 @@ describe('read-model migrations', () => {
       // holding every table it had altered, the migration would make this wait for it: a deadlock
       await reader.query(`SELECT count(*) FROM "${schema}".tickets`);
       await reader.query('COMMIT');
-      expect(await migrating).toEqual(['HexColumnsInCCollation1765000000000', 'PositionEventId1766200000000']);
+      expect(await migrating).toEqual([
+        'HexColumnsInCCollation1765000000000',
+        'PositionEventId1766200000000',
+        'PositionEventPosition1766300000000',
+      ]);
     } finally {
       await reader.end();
       await ds.destroy();
+    }
+  });
+
+  it("alter the generation lock's table in attempts: readers queued behind a long one still get through", async () => {
+    const schema = 'lottery_state_locks';
+    await migrateUpTo(schema, 3);
+    // a long reader of the live schema (a pg_dump), and an API request arriving while the migration waits
+    const long = new Client({ connectionString: db.url });
+    const request = new Client({ connectionString: db.url });
+    await Promise.all([long.connect(), request.connect()]);
+    const ds = createReadModelDataSource({ url: db.url, schema, poolSize: 2 });
+    await ds.initialize();
+    try {
+      await long.query('BEGIN');
+      await long.query(`LOCK TABLE "${schema}".projector_state IN ACCESS SHARE MODE`);
+      const migrating = migrateReadModels(ds);
+      migrating.catch(() => undefined);
+      await eventually(async () => {
+        const rows = (await ds.query(
+          `SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+            WHERE NOT l.granted AND c.relname = 'projector_state' AND l.mode = 'AccessExclusiveLock'`,
+        )) as unknown[];
+        return rows.length > 0;
+      }, 'the migration waiting for projector_state');
+      await request.query(`SET lock_timeout = '3s'`);
+      await request.query('BEGIN');
+      await request.query(`LOCK TABLE "${schema}".projector_state IN ACCESS SHARE MODE`);
+      await request.query('COMMIT');
+      await long.query('COMMIT');
+      expect(await migrating).toEqual(['PositionEventId1766200000000', 'PositionEventPosition1766300000000']);
+    } finally {
+      await Promise.all([long.end(), request.end(), ds.destroy()]);
     }
   });
 

@@ -122,12 +122,17 @@ export async function promoteNextGeneration(
 }
 
 /**
- * The generation lock, exclusively, in attempts of GENERATION_LOCK_ATTEMPT. A request waiting for it
- * queues every new reader behind it, so one open transaction that read the live schema (an analytics
- * session, a pg_dump) would stall the pool API, `ops status` and the projector for as long as it stays
- * open. Between attempts the readers queued behind get through; the switch goes on trying.
+ * The generation lock, exclusively, in attempts of GENERATION_LOCK_ATTEMPT, inside the caller's
+ * transaction. A request waiting for it queues every new reader behind it, so one open transaction that
+ * read the live schema (an analytics session, a pg_dump) would stall the pool API, `ops status` and the
+ * projector for as long as it stays open. Between attempts the readers queued behind get through; the
+ * switch (or a migration altering that table) goes on trying.
  */
-async function takeGenerationLock(db: SqlExecutor, live: string, options: GenerationSwitchOptions): Promise<void> {
+export async function takeGenerationLock(
+  db: Pick<SqlExecutor, 'query'>,
+  live: string,
+  options: GenerationSwitchOptions = {},
+): Promise<void> {
   for (;;) {
     options.signal?.throwIfAborted();
     await db.query('SAVEPOINT generation_lock');

@@ -89,6 +89,14 @@ export interface LogRecord<E = unknown> {
   event: E;
 }
 
+/** A log record's event id, or what stands for it in messages and the cursor when it has none. */
+export function recordId(record: { position: number | null; event: unknown }): string {
+  const { event } = record;
+  return typeof event === 'object' && event !== null && typeof (event as { id?: unknown }).id === 'string'
+    ? (event as { id: string }).id
+    : `<event without id at log position ${record.position}>`;
+}
+
 /**
  * Validates an envelope from the log and decodes the payload fields the read models use. Anything
  * malformed, or from another chain, is a poison event: the projector must not guess.
@@ -98,10 +106,7 @@ export function decodeRecord(
   chainId: number,
 ): DecodedChainEvent | DecodedRevert {
   const { event, position } = record;
-  const id =
-    typeof event === 'object' && event !== null && typeof (event as { id?: unknown }).id === 'string'
-      ? (event as { id: string }).id
-      : `<event without id at log position ${position}>`;
+  const id = recordId(record);
   const fail = (reason: string): never => {
     throw new PoisonEventError(id, position, reason);
   };

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { takeGenerationLock } from '../schema-generations';
 import { schemaOf } from '../schema-name';
 
 /**
@@ -11,6 +12,8 @@ export class PositionEventId1766200000000 implements MigrationInterface {
   name = 'PositionEventId1766200000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    // projector_state is the generation lock's table: taken the way a replay's switch takes it
+    await takeGenerationLock(queryRunner, schemaOf(queryRunner.connection));
     await queryRunner.query(
       `ALTER TABLE "${schemaOf(queryRunner.connection)}".projector_state ADD COLUMN position_event_id text COLLATE "C"`,
     );

@@ -2,6 +2,7 @@ import { CreateReadModels1732300000000 } from './1732300000000-create-read-model
 import { FoldRulesVersion1764900000000 } from './1764900000000-fold-rules-version';
 import { HexColumnsInCCollation1765000000000 } from './1765000000000-hex-columns-in-c-collation';
 import { PositionEventId1766200000000 } from './1766200000000-position-event-id';
+import { PositionEventPosition1766300000000 } from './1766300000000-position-event-position';
 
 /** In order; a new migration is appended here. */
 export const READ_MODEL_MIGRATIONS = [
@@ -9,4 +10,5 @@ export const READ_MODEL_MIGRATIONS = [
   FoldRulesVersion1764900000000,
   HexColumnsInCCollation1765000000000,
   PositionEventId1766200000000,
+  PositionEventPosition1766300000000,
 ];

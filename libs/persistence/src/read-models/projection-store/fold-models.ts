@@ -17,7 +17,10 @@ export interface SqlExecutor {
 export interface ProjectorCursor {
   /** Last applied event-log position; null before the first batch. */
   position: number | null;
-  /** The id of the record at `position`, which tells this log from another; null before the first batch. */
+  /**
+   * The id of the record at `position`, which tells this log from another; null before the first batch,
+   * and when the id stored is another position's (a version that did not keep it moved the position on).
+   */
   positionEventId: string | null;
   /** Last applied (block, logIndex): events at or before it are duplicates. -1 when nothing applied. */
   lastBlock: number;

@@ -38,18 +38,20 @@ export class FoldReads {
     const [row] = await this.rows<{
       position: string | null;
       position_event_id: string | null;
+      position_event_position: string | null;
       last_block: string;
       last_log_index: number;
       retained_from_block: string;
       fold_rules: number | null;
     }>(
-      `SELECT position, position_event_id, last_block, last_log_index, retained_from_block, fold_rules
+      `SELECT position, position_event_id, position_event_position, last_block, last_log_index, retained_from_block, fold_rules
          FROM ${this.s}.projector_state WHERE id = 1`,
     );
     if (!row) throw new Error(`${this.s}.projector_state has no row: run the read-model migrations`);
     return {
       position: row.position === null ? null : Number(row.position),
-      positionEventId: row.position_event_id,
+      // an id stored for another position is a version's that did not keep it (see the migration)
+      positionEventId: row.position_event_position === row.position ? row.position_event_id : null,
       lastBlock: Number(row.last_block),
       lastLogIndex: row.last_log_index,
       retainedFromBlock: Number(row.retained_from_block),

@@ -217,7 +217,7 @@ export class FoldWrites {
   async saveCursor(cursor: ProjectorCursor): Promise<void> {
     await this.db.query(
       `UPDATE ${this.s}.projector_state
-          SET position = $1, position_event_id = $2, last_block = $3, last_log_index = $4,
+          SET position = $1, position_event_id = $2, position_event_position = $1, last_block = $3, last_log_index = $4,
               retained_from_block = $5, fold_rules = $6
         WHERE id = 1`,
       [
