@@ -150,46 +150,64 @@ describe('replay folds the log into a fresh schema and switches it in', () => {
     await expectSameReadModels(h.queries, referenceFold(history));
   });
 
-  it('a replay frozen mid-switch (a stopped process) is ended by the server, leaving the live schema and its locks', async () => {
-    const log = new MemoryLog();
-    log.append(history);
-    await replayIntoFreshSchema({ url: h.db.url, chainId: CHAIN_ID, log });
-    const before = await dumpSchema(h.dataSource);
-    // a reader with an open transaction on the live schema makes the switch wait inside its transaction
-    const reader = new Client({ connectionString: h.db.url });
-    await reader.connect();
-    await reader.query('BEGIN');
-    await reader.query('SELECT position FROM lottery.projector_state');
-    let frozen = false;
-    const replay = replayIntoFreshSchema({
-      url: h.db.url,
-      chainId: CHAIN_ID,
-      log,
-      switchIdleTimeoutMs: 300,
-      // the whole process stops, as under SIGSTOP or a stalled VM: no statement reaches the server
-      onSwitchWaiting: () => {
-        if (!frozen) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_500);
+  /** The whole process stops, as under SIGSTOP or a stalled VM: no statement reaches the server. */
+  const freeze = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_500);
+
+  it.each([
+    ['while it waits for a reader of the live schema', 'waiting'],
+    ['while it reads the last records, between two statements', 'reading'],
+  ] as const)(
+    'a replay frozen mid-switch %s is ended by the server, leaving the live schema and its locks',
+    async (_, where) => {
+      const log = new MemoryLog();
+      log.append(history);
+      await replayIntoFreshSchema({ url: h.db.url, chainId: CHAIN_ID, log });
+      const before = await dumpSchema(h.dataSource);
+      // a reader with an open transaction on the live schema makes the switch wait inside its transaction
+      const reader = new Client({ connectionString: h.db.url });
+      await reader.connect();
+      await reader.query('BEGIN');
+      await reader.query('SELECT position FROM lottery.projector_state');
+      let switching = false;
+      let frozen = false;
+      const freezeOnce = () => {
+        if (!frozen) freeze();
         frozen = true;
-      },
-    });
-    // left alone, the switch would go on once the reader is gone; ended by the server, it cannot
-    const readerGone = setTimeout(() => void reader.query('COMMIT'), 3_000);
-    try {
-      await expect(replay).rejects.toThrow(
-        /the switch stalled for over 0.3 s inside its transaction .*; "lottery" serves as before/,
-      );
-    } finally {
-      clearTimeout(readerGone);
-      await reader.end();
-    }
-    expect(frozen).toBe(true);
-    expect(await dumpSchema(h.dataSource)).toBe(before);
-    // the projector's lock the switch held is free again
-    const [{ locked }] = (await h.dataSource.query(
-      `SELECT pg_try_advisory_xact_lock(hashtext('lottery-projector:lottery')) AS locked`,
-    )) as { locked: boolean }[];
-    expect(locked).toBe(true);
-  });
+      };
+      const replay = replayIntoFreshSchema({
+        url: h.db.url,
+        chainId: CHAIN_ID,
+        log: {
+          head: () => log.head(),
+          tail: () => log.tail(),
+          read: (from, max) => {
+            if (switching && where === 'reading') freezeOnce();
+            return log.read(from, max);
+          },
+        },
+        switchIdleTimeoutMs: 300,
+        onProgress: (p) => (switching = p.phase === 'switching'),
+        onSwitchWaiting: () => where === 'waiting' && freezeOnce(),
+      });
+      // left alone, the switch would go on once the reader is gone; ended by the server, it cannot
+      const readerGone = setTimeout(() => void reader.query('COMMIT'), 3_000);
+      try {
+        await expect(replay).rejects.toThrow(
+          /the switch stalled for over 0.3 s inside its transaction .*; "lottery" serves as before/,
+        );
+      } finally {
+        clearTimeout(readerGone);
+        await reader.end();
+      }
+      expect(frozen).toBe(true);
+      expect(await dumpSchema(h.dataSource)).toBe(before);
+      // the projector's lock the switch held is free again
+      const [{ locked }] = (await h.dataSource.query(
+        `SELECT pg_try_advisory_xact_lock(hashtext('lottery-projector:lottery')) AS locked`,
+      )) as { locked: boolean }[];
+      expect(locked).toBe(true);
+    },
+  );
 
   /** A copy of the first event `pick` finds, with another id and payload, placed after the event at `index`. */
   function poisoned(

@@ -136,12 +136,13 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
     await report('switching');
     await withRunner(dataSource, async (runner, client) => {
       const db = sqlExecutorOf(client);
-      // the server's word on why the connection went, which the failed statement itself does not carry
+      // The server's word on why the connection went: the statement in flight gets it, or, when none
+      // was (the process stopped between two), the client's 'error' event does.
       let connectionError: (Error & { code?: unknown }) | undefined;
       const onConnectionError = (error: Error) => (connectionError ??= error);
       client.on('error', onConnectionError);
-      await runner.startTransaction();
       try {
+        await runner.startTransaction();
         await db.query(`SET LOCAL idle_in_transaction_session_timeout = ${switchIdleTimeoutMs}`);
         await projectionStore(db, live).reads.lockSchema();
         const keys = new OpenRoundKeys();
@@ -163,7 +164,8 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
       } catch (error) {
         // a connection that broke mid-switch fails its ROLLBACK too; the first error is the cause
         await runner.rollbackTransaction().catch(() => undefined);
-        if (connectionError?.code !== IDLE_IN_TRANSACTION_TIMEOUT) throw error;
+        const codes = [connectionError?.code, (error as { code?: unknown } | null)?.code];
+        if (!codes.includes(IDLE_IN_TRANSACTION_TIMEOUT)) throw error;
         throw new Error(
           `the switch stalled for over ${switchIdleTimeoutMs / 1000} s inside its transaction (the process ` +
             `stopped, or its connection cut off) and the server ended it; "${live}" serves as before`,
