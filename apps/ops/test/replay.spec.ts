@@ -158,6 +158,40 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
     expect(await generations()).toEqual([]);
   });
 
+  it('a replay whose guard session is lost while its switch waits for a reader does not switch', async () => {
+    const before = await dumpSchema(f.readModels);
+    const oidBefore = await schemaOid(f.readModels, 'lottery');
+    const reader = new Client({ connectionString: f.db.url });
+    await reader.connect();
+    await reader.query('BEGIN');
+    await reader.query('SELECT position FROM lottery.projector_state');
+    let terminating: Promise<unknown> | undefined;
+    const replay = runReplay({
+      url: f.db.url,
+      schema: 'lottery',
+      chainId: f.deployment.chainId,
+      log: { kind: 'postgres', databaseUrl: f.db.url, schema: LOG_SCHEMA },
+      logger: pino({ level: 'silent' }),
+      onProgress: (p) =>
+        p.phase === 'switching' &&
+        (terminating ??= f.readModels.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'ops-replay'`,
+        )),
+    });
+    // left alone, the switch goes on once the reader is gone
+    const readerGone = setTimeout(() => void reader.query('COMMIT'), 5_000);
+    try {
+      await expect(replay).rejects.toThrow(/the replay lost its guard session .*; nothing was switched/);
+    } finally {
+      clearTimeout(readerGone);
+      await reader.end();
+    }
+    expect(await terminating).toEqual([{ pg_terminate_backend: true }]);
+    expect(await schemaOid(f.readModels, 'lottery')).toBe(oidBefore);
+    expect(await dumpSchema(f.readModels)).toBe(before);
+    expect(await generations()).toEqual([]);
+  });
+
   it('refuses an event log that ends before what the live schema has folded (wrong EVENT_LOG_SCHEMA)', async () => {
     const empty = createEventLog({ kind: 'postgres', databaseUrl: f.db.url, schema: 'empty_log' });
     await empty.init();
@@ -166,7 +200,7 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
     expect(run.code).toBe(1);
     expect(jsonOf(run)).toEqual({
       error: expect.stringMatching(
-        /the event log ends before position \d+.*EVENT_LOG_SCHEMA=empty_log.*Nothing was changed/,
+        /has folded up to log position \d+, past this event log's end \(next position \d+\).*EVENT_LOG_SCHEMA=empty_log.*Nothing was changed/,
       ),
     });
   });
@@ -185,8 +219,8 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
       const run = await runOps(['replay', '--json'], opsEnv(f, { EVENT_LOG_SCHEMA: 'other_log' }));
       expect(run.code).toBe(1);
       expect(jsonOf<{ error: string }>(run).error).toBe(
-        `the event log holds ${other[folded - 1].id} at position ${folded}, not the ${events[folded - 1].id}, ` +
-          `which the live schema "lottery" has already folded: is this the projector's event log ` +
+        `the live schema "lottery" has folded up to log position ${folded}, where this event log holds ` +
+          `${other[folded - 1].id}, not the ${events[folded - 1].id} they folded: is this the projector's event log ` +
           `(EVENT_LOG=postgres, EVENT_LOG_SCHEMA=other_log)? Nothing was changed. ` +
           '(If the chain was indexed again into this new log, replay with --new-log.)',
       );

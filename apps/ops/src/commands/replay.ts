@@ -9,7 +9,7 @@ import {
   retiredSchemaName,
   TAKE_PRESENCE_EXCLUSIVELY_SQL,
 } from '@lottery/persistence';
-import { replayIntoFreshSchema, signOfAnotherLog, type ReplayProgress } from '@lottery/projection';
+import { otherLogSignText, replayIntoFreshSchema, signOfAnotherLog, type ReplayProgress } from '@lottery/projection';
 import { createLogger, ProgressReporter, type Logger } from '@lottery/telemetry';
 import { databaseUrl } from '../connection';
 import { print, reportFailure } from '../output';
@@ -83,6 +83,10 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
   const guard = new Client({ connectionString: run.url, application_name: 'ops-replay', keepAlive: true });
   let guardLost: Error | undefined;
   guard.on('error', (error) => (guardLost = error));
+  // its locks went with it: another replay, or a projector on its log, may be running beside this one
+  const refuseWithoutGuard = () => {
+    if (guardLost) throw new Error(`the replay lost its guard session (${guardLost.message}); nothing was switched`);
+  };
   await guard.connect();
   const eventLog = createEventLog(run.log);
   try {
@@ -101,12 +105,8 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
     const folded = run.newLog ? null : await liveFolded(guard, live);
     const sign = folded && (await signOfAnotherLog(eventLog, folded));
     if (folded && sign) {
-      const differs =
-        sign.kind === 'ends-before'
-          ? `ends before position ${folded.position}`
-          : `holds ${sign.found} at position ${folded.position}, not the ${folded.positionEventId}`;
       throw new Error(
-        `the event log ${differs}, which the live schema "${live}" has already folded: ` +
+        `the live schema "${live}" has folded up to log position ${folded.position}, ${otherLogSignText(sign)}: ` +
           `is this the projector's event log (${logSetting(run.log)})? ` +
           `Nothing was changed. (If the chain was indexed again into this new log, replay with --new-log.)`,
       );
@@ -138,6 +138,8 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
         reorgWindowBlocks: run.reorgWindowBlocks,
         signal: run.signal,
         onSwitchWaiting: (holders) => {
+          // the switch may wait long: without its locks it must not commit (thrown here, it rolls back)
+          refuseWithoutGuard();
           const said = holders.join(',');
           if (said === waitingFor) return;
           waitingFor = said;
@@ -148,10 +150,7 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
           );
         },
         onProgress: (p) => {
-          // its locks went with it: another replay, or a projector on its log, may be running beside this one
-          if (guardLost && p.phase !== 'done') {
-            throw new Error(`the replay lost its guard session (${guardLost.message}); nothing was switched`);
-          }
+          if (p.phase !== 'done') refuseWithoutGuard();
           const items = p.records - reported;
           reported = p.records;
           if (p.phase === 'folding') {
@@ -223,12 +222,15 @@ async function liveFolded(
   );
   if (exists.length === 0) return null;
   // as JSON: read models of an older migration have no position_event_id column
-  const { rows } = await client.query<{ state: { position: number | null; position_event_id?: string | null } }>(
-    `SELECT to_jsonb(s) AS state FROM "${schema}".projector_state s WHERE id = 1`,
-  );
+  const { rows } = await client.query<{
+    state: { position: number | null; position_event_id?: string | null; position_event_position?: number | null };
+  }>(`SELECT to_jsonb(s) AS state FROM "${schema}".projector_state s WHERE id = 1`);
   const state = rows[0]?.state;
   if (state?.position == null) return null;
-  return { position: Number(state.position), positionEventId: state.position_event_id ?? null };
+  // an id stored for another position is a version's that did not keep it (as the projector reads it)
+  const idHere =
+    state.position_event_position != null && Number(state.position_event_position) === Number(state.position);
+  return { position: Number(state.position), positionEventId: idHere ? (state.position_event_id ?? null) : null };
 }
 
 /**
