@@ -41,6 +41,9 @@ describe('withUrlsHidden', () => {
       'URL: http://127.0.0.1:1/…',
     );
     expect(withUrlsHidden('URL: not a url/KEY', ['not a url/KEY'])).toBe('URL: (unparseable URL)');
+    expect(withUrlsHidden('URL: https://rpc$&.example/v3/KEY', ['https://rpc$&.example/v3/KEY'])).toBe(
+      'URL: https://rpc$&.example/…',
+    );
     // a host with nothing to hide stays readable
     expect(withUrlsHidden('URL: http://127.0.0.1:8545/', ['http://127.0.0.1:8545'])).toBe(
       'URL: http://127.0.0.1:8545/',

@@ -34,7 +34,8 @@ export function withUrlsHidden(text: string, urls: readonly (string | undefined)
     // a local node's URL has nothing to hide, and is left as it is quoted
     if (!url || displayedUrl(url) === url.replace(/\/$/, '')) return shown;
     const forms = [...quotedForms(url)].sort((a, b) => b.length - a.length).map(escapeRegExp);
-    return shown.replace(new RegExp(forms.join('|'), 'gi'), displayedUrl(url));
+    // a function: a replacement string would expand the `$&` a URL may hold
+    return shown.replace(new RegExp(forms.join('|'), 'gi'), () => displayedUrl(url));
   }, text);
 }
 

@@ -168,6 +168,15 @@ describe('the data folder guards of ops reset and ops start', () => {
     expect(readdirSync(scratch)).toEqual(['thesis.txt']);
   });
 
+  it("start takes a folder holding only a fresh volume's lost+found, or the record's temporary file a crash left", async () => {
+    const dir = join(scratch, 'volume');
+    mkdirSync(join(dir, 'lost+found'), { recursive: true });
+    writeFileSync(join(dir, 'instance.json.tmp'), '{"pids":');
+    process.env['DATA_DIR'] = dir;
+    // refused further on (PORT), not for the folder
+    await withEnv({ PORT: 'abc' }, () => expect(runStart(START_OPTIONS)).rejects.toThrow(/^PORT must be/));
+  });
+
   it('start refuses the --chain-only options without --chain-only', async () => {
     process.env['DATA_DIR'] = join(scratch, 'data');
     for (const extra of [{ deploymentEnv: join(scratch, 'chain.env') }, { advertisedRpcUrl: 'http://chain:8545' }]) {

@@ -46,6 +46,9 @@ const APPS = {
 } as const;
 
 /** Resolves when a stop signal arrives. */
+/** Files a data folder may hold without being anyone else's. */
+const INSTANCE_OR_VOLUME_FILES = ['lost+found', 'instance.json.tmp'];
+
 function shutdownSignal(): Promise<string> {
   return new Promise((resolve) => {
     for (const signal of STOP_SIGNALS) process.once(signal, () => resolve(signal));
@@ -126,8 +129,10 @@ function deploymentEnvFile(chain: ChainTarget, rpcUrl: string): string {
  */
 export async function runStart(o: StartOptions): Promise<void> {
   const dir = dataDir();
-  // `ops reset` removes a folder holding instance.json: a start must not make a folder of other files one
-  if (existsSync(dir) && readdirSync(dir).length > 0 && !existsSync(statePath(dir))) {
+  // `ops reset` removes a folder holding instance.json: a start must not make a folder of other files one.
+  // Not other files: a fresh volume's lost+found, the record's temporary file a crash left before its rename.
+  const foreign = existsSync(dir) ? readdirSync(dir).filter((name) => !INSTANCE_OR_VOLUME_FILES.includes(name)) : [];
+  if (foreign.length > 0 && !existsSync(statePath(dir))) {
     throw new Error(
       `${dir} holds files and no instance.json: it is not an embedded instance's data folder; ` +
         'set DATA_DIR to a new or empty folder',
