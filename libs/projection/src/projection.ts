@@ -1,4 +1,5 @@
 import { projectionStore, schemaOf, sqlExecutorFor, type ProjectorCursor } from '@lottery/persistence';
+import type { ClientBase } from 'pg';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { LogRecord } from './decode/decode-event';
 import { applyBatchInTransaction, type BatchResult } from './fold/apply-batch';
@@ -83,18 +84,31 @@ export class Projection {
         // told once: the caller folds again from the stored position, which is then what counts
         if (error instanceof StoredPositionBehindError) this.committed = null;
         this.roundKeys.clear();
-        await runner.rollbackTransaction();
+        // a connection the server ended fails its ROLLBACK too (the server rolled back): the first error is the cause
+        await runner.rollbackTransaction().catch(() => undefined);
         throw error;
       }
     });
   }
 
+  /**
+   * A connection the server ends while no statement is in flight (the fold busy between two) tells its
+   * reason only to the client's 'error' event, and TypeORM then releases the runner: the next statement
+   * fails as "already released" or "not queryable", which reads as a bug. The server's reason is thrown
+   * instead, an outage the projector waits out.
+   */
   private async withConnection<T>(work: (runner: QueryRunner) => Promise<T>): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
+    const client = (await runner.connect()) as ClientBase;
+    let ended: Error | undefined;
+    const onError = (error: Error) => (ended ??= error);
+    client.on('error', onError);
     try {
       return await work(runner);
+    } catch (error) {
+      throw ended ?? error;
     } finally {
+      client.off('error', onError);
       await runner.release();
     }
   }

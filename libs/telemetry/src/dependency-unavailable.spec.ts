@@ -16,6 +16,17 @@ describe('isDependencyUnavailable', () => {
     expect(isDependencyUnavailable(withCode('08006'))).toBe(true);
   });
 
+  it('recognises a statement after the server ended the connection, and a database closed to connections', () => {
+    expect(isDependencyUnavailable(new Error('Client has encountered a connection error and is not queryable'))).toBe(
+      true,
+    );
+    expect(
+      isDependencyUnavailable(withCode('55000', 'database "lottery" is not currently accepting connections')),
+    ).toBe(true);
+    // the same class's other errors are bugs
+    expect(isDependencyUnavailable(withCode('55000', 'cannot execute nextval() on a sequence'))).toBe(false);
+  });
+
   it("recognises an error made in another realm (no instance of this realm's Error)", () => {
     const foreign: unknown = runInNewContext('Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" })');
     expect(foreign instanceof Error).toBe(false);

@@ -27,6 +27,10 @@ const UNAVAILABLE_MESSAGE = new RegExp(
     'is not established',
     'Driver not Connected',
     'Client was closed and is not queryable',
+    // pg, for a statement sent after the server ended the connection
+    'Client has encountered a connection error and is not queryable',
+    // a database an administrator closed to connections (ALLOW_CONNECTIONS false): SQLSTATE 55000, too broad a class
+    'is not currently accepting connections',
     'Cannot use a pool after calling end',
     'Connection is closed',
     "Stream isn't writeable",
