@@ -9,6 +9,7 @@ import {
   signOfAnotherLog,
   StoredPositionBehindError,
 } from '@lottery/projection';
+import type { ProjectorCursor } from '@lottery/persistence';
 import { isDependencyUnavailable, type Logger } from '@lottery/telemetry';
 import type { ProjectorMetrics } from './projector-metrics';
 
@@ -29,6 +30,12 @@ export interface ProjectorLoop {
   foldRulesPollMs?: number;
   /** Told why the projector waits instead of folding (read models of other fold rules), and null once it folds. */
   onBlocked?: (reason: string | null) => void;
+  /**
+   * How often, at most, a batch first checks that the log still holds the record the read models
+   * folded last (default 60 s): a log replaced under the running projector (a topic deleted and
+   * created again, the log's table dropped) would otherwise be followed from the old position.
+   */
+  logCheckEveryMs?: number;
 }
 
 /**
@@ -85,6 +92,13 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
     }
   };
 
+  /** Throws ReadModelsOfAnotherLogError when the log shows read models at `cursor` are another log's. */
+  const refuseAnotherLog = async ({ position, positionEventId }: ProjectorCursor) => {
+    if (position === null) return;
+    const sign = await signOfAnotherLog(eventLog, { position, positionEventId });
+    if (sign) throw new ReadModelsOfAnotherLogError(projection.schema, position, sign);
+  };
+
   /**
    * Where to follow the log from: the stored position, or just before the log's head for empty read
    * models; undefined once aborted. What the projection committed past the stored position is gone (a
@@ -94,14 +108,9 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
   const storedPosition = async () => {
     const cursor = await cursorOfOurRules();
     if (!cursor) return undefined;
-    const { position, positionEventId } = cursor;
-    if (position !== null) {
-      const folded = { position, positionEventId };
-      const sign = await signOfAnotherLog(eventLog, folded);
-      if (sign) throw new ReadModelsOfAnotherLogError(projection.schema, position, sign);
-    }
-    projection.resumingFrom(position);
-    return position ?? (await eventLog.head()) - 1;
+    await refuseAnotherLog(cursor);
+    projection.resumingFrom(cursor.position);
+    return cursor.position ?? (await eventLog.head()) - 1;
   };
 
   const stored = await untilReachable(storedPosition);
@@ -119,7 +128,17 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
   const lagTimer = setInterval(() => void measureLag().catch(() => undefined), loop.lagEveryMs ?? 5_000);
   lagTimer.unref();
 
+  const logCheckEveryMs = loop.logCheckEveryMs ?? 60_000;
+  let logCheckedAt = Date.now();
+  /** Before a batch, now and then: the log still holds what the read models folded last (see logCheckEveryMs). */
+  const checkStillTheLog = async () => {
+    if (Date.now() - logCheckedAt < logCheckEveryMs) return;
+    await refuseAnotherLog(await projection.cursor());
+    logCheckedAt = Date.now();
+  };
+
   const applyBatch = async (batch: Parameters<Projection['applyBatch']>[0]) => {
+    await checkStillTheLog();
     const stopTimer = metrics.batchSeconds.startTimer();
     const result: BatchResult = await projection.applyBatch(batch);
     stopTimer();

@@ -220,6 +220,42 @@ describe('the projector loop', () => {
     }
   });
 
+  it('stops when its log is replaced under it (a table dropped, a topic created again) instead of following the new one', async () => {
+    await log.append(history.slice(0, 6), checkpointOf(history.slice(0, 6)));
+    const abort = new AbortController();
+    const projection = new Projection(dataSource, { chainId: CHAIN_ID });
+    const running = runProjector(
+      {
+        projection,
+        eventLog: log,
+        metrics: createProjectorMetrics(new Registry()),
+        logger: pino({ level: 'silent' }),
+        maxBatch: 50,
+        maxWaitMs: 10,
+        logCheckEveryMs: 0,
+      },
+      abort.signal,
+    ).catch((e: unknown) => e);
+    try {
+      await eventually(async () => (await projection.cursor()).position === 6, 'the first events', 10_000);
+      // the log's table dropped and made again: the same chain appended in other steps, one event missing
+      await dataSource.query('DROP SCHEMA lottery_log CASCADE');
+      const replaced = createEventLog({ kind: 'postgres', databaseUrl: db.url, schema: 'lottery_log' });
+      await replaced.init();
+      const events = [...history.slice(0, 5), ...history.slice(6)];
+      await replaced.append(events, checkpointOf(events));
+      await replaced.close();
+      const failure = await running;
+      expect(failure).toBeInstanceOf(ReadModelsOfAnotherLogError);
+      expect((failure as Error).message).toContain(
+        `have folded up to log position 6, where this event log holds ${history[6].id}, not the ${history[5].id}`,
+      );
+      expect((await projection.cursor()).position).toBe(6);
+    } finally {
+      abort.abort();
+    }
+  });
+
   it('trusts no record id stored for another position (a version without it moved the position on)', async () => {
     await log.append(history, checkpointOf(history));
     await new Projection(dataSource, { chainId: CHAIN_ID }).applyBatch(await log.read(1, 6));
