@@ -11,7 +11,7 @@ import {
   projectorPresenceLock,
 } from '@lottery/persistence';
 import { Projection } from '@lottery/projection';
-import { runReplay } from '../src/commands/replay';
+import { runReplay, type ReplayRun } from '../src/commands/replay';
 import {
   caughtUp,
   dumpSchema,
@@ -49,6 +49,17 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
         `SELECT nspname FROM pg_namespace WHERE nspname IN ('lottery_next', 'lottery_retired') ORDER BY 1`,
       )) as { nspname: string }[]
     ).map((r) => r.nspname);
+
+  /** `ops replay` in this process, on the fixture's log and read models. */
+  const replayInProcess = (run: Partial<ReplayRun> = {}) =>
+    runReplay({
+      url: f.db.url,
+      schema: 'lottery',
+      chainId: f.deployment.chainId,
+      log: { kind: 'postgres', databaseUrl: f.db.url, schema: LOG_SCHEMA },
+      logger: pino({ level: 'silent' }),
+      ...run,
+    });
 
   beforeAll(async () => {
     f = await startPipelineFixture('ops_replay');
@@ -119,13 +130,8 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
   it('an interrupted replay leaves the live schema as it was and drops its half-built schema', async () => {
     const before = await dumpSchema(f.readModels);
     const abort = new AbortController();
-    const interrupted = runReplay({
-      url: f.db.url,
-      schema: 'lottery',
-      chainId: f.deployment.chainId,
-      log: { kind: 'postgres', databaseUrl: f.db.url, schema: LOG_SCHEMA },
+    const interrupted = replayInProcess({
       batchSize: 20,
-      logger: pino({ level: 'silent' }),
       signal: abort.signal,
       onProgress: (p) => p.records >= 60 && abort.abort(),
     });
@@ -138,13 +144,8 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
     const before = await dumpSchema(f.readModels);
     const oidBefore = await schemaOid(f.readModels, 'lottery');
     let terminating: Promise<unknown> | undefined;
-    const replay = runReplay({
-      url: f.db.url,
-      schema: 'lottery',
-      chainId: f.deployment.chainId,
-      log: { kind: 'postgres', databaseUrl: f.db.url, schema: LOG_SCHEMA },
+    const replay = replayInProcess({
       batchSize: 5,
-      logger: pino({ level: 'silent' }),
       // the guard ends as a server restart or an administrator would end it, while the fold goes on
       onProgress: () =>
         (terminating ??= f.readModels.query(
@@ -166,12 +167,7 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
     await reader.query('BEGIN');
     await reader.query('SELECT position FROM lottery.projector_state');
     let terminating: Promise<unknown> | undefined;
-    const replay = runReplay({
-      url: f.db.url,
-      schema: 'lottery',
-      chainId: f.deployment.chainId,
-      log: { kind: 'postgres', databaseUrl: f.db.url, schema: LOG_SCHEMA },
-      logger: pino({ level: 'silent' }),
+    const replay = replayInProcess({
       onProgress: (p) =>
         p.phase === 'switching' &&
         (terminating ??= f.readModels.query(
@@ -339,13 +335,7 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
 
     const live = await dumpSchema(f.readModels);
     expect(live).toContain(`-- tickets`);
-    await runReplay({
-      url: f.db.url,
-      schema: 'lottery',
-      chainId: f.deployment.chainId,
-      log: { kind: 'postgres', databaseUrl: f.db.url, schema: LOG_SCHEMA },
-      logger: pino({ level: 'silent' }),
-    });
+    await replayInProcess();
     expect(await dumpSchema(f.readModels)).toBe(live);
   });
 });

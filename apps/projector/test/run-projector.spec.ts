@@ -10,7 +10,7 @@ import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { CHAIN_ID, sampleHistory } from './sample-history';
 import { createProjectorMetrics } from '../src/projector-metrics';
-import { runProjector } from '../src/run-projector';
+import { runProjector, type ProjectorLoop } from '../src/run-projector';
 
 const history = sampleHistory();
 const checkpointOf = (events: ChainEventEnvelope[]) => {
@@ -36,11 +36,12 @@ describe('the projector loop', () => {
     await db.drop();
   });
 
+  /** The loop on `projection`, following the suite's log unless `loop` says otherwise. */
   const start = (
     projection: Projection,
     registry: Registry,
     abort: AbortController,
-    onBlocked?: (reason: string | null) => void,
+    loop: Partial<ProjectorLoop> = {},
   ) =>
     runProjector(
       {
@@ -52,7 +53,7 @@ describe('the projector loop', () => {
         maxWaitMs: 10,
         lagEveryMs: 20,
         foldRulesPollMs: 20,
-        onBlocked,
+        ...loop,
       },
       abort.signal,
     );
@@ -132,19 +133,13 @@ describe('the projector loop', () => {
         ),
     });
     const abort = new AbortController();
-    const running = runProjector(
-      {
-        projection: new Projection(dataSource, { chainId: CHAIN_ID }),
-        eventLog: watched,
-        metrics: createProjectorMetrics(new Registry()),
-        logger: pino({ level: 'silent' }),
-        // every batch full: maxBatch alone would cut every transaction of more events, a settlement's five too
-        maxBatch: 2,
-        maxWaitMs: 0,
-        lagEveryMs: 1_000,
-      },
-      abort.signal,
-    );
+    const running = start(new Projection(dataSource, { chainId: CHAIN_ID }), new Registry(), abort, {
+      eventLog: watched,
+      // every batch full: maxBatch alone would cut every transaction of more events, a settlement's five too
+      maxBatch: 2,
+      maxWaitMs: 0,
+      lagEveryMs: 1_000,
+    });
     await eventually(
       async () =>
         (await new Projection(dataSource, { chainId: CHAIN_ID }).cursor()).lastBlock === events.at(-1)?.blockNumber,
@@ -170,7 +165,7 @@ describe('the projector loop', () => {
 
     const reasons: (string | null)[] = [];
     const abort = new AbortController();
-    const running = start(projection, new Registry(), abort, (reason) => reasons.push(reason));
+    const running = start(projection, new Registry(), abort, { onBlocked: (reason) => reasons.push(reason) });
     await eventually(async () => reasons.length >= 3, 'the projector waiting', 10_000);
     expect(reasons[0]).toMatch(/fold rules version \d+ .*npm run ops -- replay/);
     expect((await dataSource.query(`SELECT position FROM lottery.projector_state`))[0].position).toBe('4');
@@ -200,17 +195,10 @@ describe('the projector loop', () => {
     const events = [...history.slice(0, 5), ...history.slice(6)].slice(0, length);
     await other.append(events, checkpointOf(events));
     try {
-      const failure = await runProjector(
-        {
-          projection: new Projection(dataSource, { chainId: CHAIN_ID }),
-          eventLog: other,
-          metrics: createProjectorMetrics(new Registry()),
-          logger: pino({ level: 'silent' }),
-          maxBatch: 50,
-          maxWaitMs: 10,
-        },
-        new AbortController().signal,
-      ).catch((e: unknown) => e);
+      const projection = new Projection(dataSource, { chainId: CHAIN_ID });
+      const failure = await start(projection, new Registry(), new AbortController(), { eventLog: other }).catch(
+        (e: unknown) => e,
+      );
       expect(failure).toBeInstanceOf(ReadModelsOfAnotherLogError);
       expect((failure as Error).message).toMatch(/have folded up to log position 6, /);
       expect((failure as Error).message).toContain(reason());
@@ -224,18 +212,7 @@ describe('the projector loop', () => {
     await log.append(history.slice(0, 6), checkpointOf(history.slice(0, 6)));
     const abort = new AbortController();
     const projection = new Projection(dataSource, { chainId: CHAIN_ID });
-    const running = runProjector(
-      {
-        projection,
-        eventLog: log,
-        metrics: createProjectorMetrics(new Registry()),
-        logger: pino({ level: 'silent' }),
-        maxBatch: 50,
-        maxWaitMs: 10,
-        logCheckEveryMs: 0,
-      },
-      abort.signal,
-    ).catch((e: unknown) => e);
+    const running = start(projection, new Registry(), abort, { logCheckEveryMs: 0 }).catch((e: unknown) => e);
     try {
       await eventually(async () => (await projection.cursor()).position === 6, 'the first events', 10_000);
       // the log's table dropped and made again: the same chain appended in other steps, one event missing

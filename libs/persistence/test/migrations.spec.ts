@@ -7,6 +7,17 @@ import { createReadModelDataSource, migrateReadModels } from '../src';
 import { READ_MODEL_MIGRATIONS } from '../src/read-models/migrations';
 import { HEX_COLUMNS } from '../src/read-models/migrations/1765000000000-hex-columns-in-c-collation';
 
+/** Until a migration on `ds` waits for `table`'s exclusive lock. */
+const migrationWaitingFor = (ds: DataSource, table: string) =>
+  eventually(async () => {
+    const rows = (await ds.query(
+      `SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+        WHERE NOT l.granted AND c.relname = $1 AND l.mode = 'AccessExclusiveLock'`,
+      [table],
+    )) as unknown[];
+    return rows.length > 0;
+  }, `the migration waiting for ${table}`);
+
 describe('read-model migrations', () => {
   let db: TestDatabase;
   beforeAll(async () => {
@@ -209,13 +220,7 @@ describe('read-model migrations', () => {
       const migrating = migrateReadModels(ds);
       migrating.catch(() => undefined);
       // the migration has reached ticket_outcomes and waits for the reader
-      await eventually(async () => {
-        const rows = (await ds.query(
-          `SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
-            WHERE NOT l.granted AND c.relname = 'ticket_outcomes' AND l.mode = 'AccessExclusiveLock'`,
-        )) as unknown[];
-        return rows.length > 0;
-      }, 'the migration waiting for ticket_outcomes');
+      await migrationWaitingFor(ds, 'ticket_outcomes');
       // holding every table it had altered, the migration would make this wait for it: a deadlock
       await reader.query(`SELECT count(*) FROM "${schema}".tickets`);
       await reader.query('COMMIT');
@@ -244,13 +249,7 @@ describe('read-model migrations', () => {
       await long.query(`LOCK TABLE "${schema}".projector_state IN ACCESS SHARE MODE`);
       const migrating = migrateReadModels(ds);
       migrating.catch(() => undefined);
-      await eventually(async () => {
-        const rows = (await ds.query(
-          `SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
-            WHERE NOT l.granted AND c.relname = 'projector_state' AND l.mode = 'AccessExclusiveLock'`,
-        )) as unknown[];
-        return rows.length > 0;
-      }, 'the migration waiting for projector_state');
+      await migrationWaitingFor(ds, 'projector_state');
       await request.query(`SET lock_timeout = '3s'`);
       await request.query('BEGIN');
       await request.query(`LOCK TABLE "${schema}".projector_state IN ACCESS SHARE MODE`);
