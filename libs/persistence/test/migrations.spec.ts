@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createTestDatabase, eventually, type TestDatabase } from '@lottery/testing';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { createReadModelDataSource, migrateReadModels } from '../src';
+import { createReadModelDataSource, migrateReadModels, projectionStore, sqlExecutorFor } from '../src';
 import { READ_MODEL_MIGRATIONS } from '../src/read-models/migrations';
 import { HEX_COLUMNS } from '../src/read-models/migrations/1765000000000-hex-columns-in-c-collation';
 
@@ -231,6 +231,28 @@ describe('read-model migrations', () => {
       ]);
     } finally {
       await reader.end();
+      await ds.destroy();
+    }
+  });
+
+  it('trust no record id stored before its position was (it may be stale already)', async () => {
+    const schema = 'lottery_stale_id';
+    // an id stored at position 10, then the position moved on by a projector that did not keep the id
+    await migrateUpTo(schema, 4, (ds) =>
+      ds.query(`UPDATE "${schema}".projector_state SET position = 20, position_event_id = 'id-at-10'`),
+    );
+    const ds = createReadModelDataSource({ url: db.url, schema, poolSize: 1 });
+    await ds.initialize();
+    try {
+      expect(await migrateReadModels(ds)).toEqual(['PositionEventPosition1766300000000']);
+      const runner = ds.createQueryRunner();
+      try {
+        const cursor = await projectionStore(await sqlExecutorFor(runner), schema).reads.cursor();
+        expect([cursor.position, cursor.positionEventId]).toEqual([20, null]);
+      } finally {
+        await runner.release();
+      }
+    } finally {
       await ds.destroy();
     }
   });

@@ -5,7 +5,8 @@ import { schemaOf } from '../schema-name';
 /**
  * The position `position_event_id` was stored for. A projector of a version before that column moves
  * `position` on and leaves the id as it was (a rollback, a rolling deploy): an id stored for another
- * position than the stored one is not trusted, instead of taken for another log's record.
+ * position than the stored one is not trusted, instead of taken for another log's record. Ids stored
+ * before this column are not trusted either (they may be stale already): the next batch stores one.
  */
 export class PositionEventPosition1766300000000 implements MigrationInterface {
   name = 'PositionEventPosition1766300000000';
@@ -15,9 +16,6 @@ export class PositionEventPosition1766300000000 implements MigrationInterface {
     // projector_state is the generation lock's table: taken the way a replay's switch takes it
     await takeGenerationLock(queryRunner, schemaOf(queryRunner.connection));
     await queryRunner.query(`ALTER TABLE ${s}.projector_state ADD COLUMN position_event_position bigint`);
-    await queryRunner.query(
-      `UPDATE ${s}.projector_state SET position_event_position = position WHERE position_event_id IS NOT NULL`,
-    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
