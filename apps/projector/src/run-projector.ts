@@ -31,9 +31,9 @@ export interface ProjectorLoop {
   /** Told why the projector waits instead of folding (read models of other fold rules), and null once it folds. */
   onBlocked?: (reason: string | null) => void;
   /**
-   * How often, at most, a batch first checks that the log still holds the record the read models
-   * folded last (default 60 s): a log replaced under the running projector (a topic deleted and
-   * created again, the log's table dropped) would otherwise be followed from the old position.
+   * How often the log is checked, beside the subscription, to still hold the record the read models
+   * folded last (default 60 s): a log replaced under the running projector (a topic deleted and created
+   * again, the log's table dropped) would otherwise be followed from the old position.
    */
   logCheckEveryMs?: number;
 }
@@ -128,17 +128,31 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
   const lagTimer = setInterval(() => void measureLag().catch(() => undefined), loop.lagEveryMs ?? 5_000);
   lagTimer.unref();
 
-  const logCheckEveryMs = loop.logCheckEveryMs ?? 60_000;
-  let logCheckedAt = Date.now();
-  /** Before a batch, now and then: the log still holds what the read models folded last (see logCheckEveryMs). */
+  let subscription: Subscription | undefined;
+  // Off the batches' path (on Kafka a check opens a reader, which may take seconds to join its group):
+  // a log found replaced stops the subscription, and the loop then throws why.
+  let anotherLog: ReadModelsOfAnotherLogError | undefined;
+  let checking = false;
   const checkStillTheLog = async () => {
-    if (Date.now() - logCheckedAt < logCheckEveryMs) return;
-    await refuseAnotherLog(await projection.cursor());
-    logCheckedAt = Date.now();
+    if (checking || anotherLog) return;
+    checking = true;
+    try {
+      await refuseAnotherLog(await projection.cursor());
+    } catch (error) {
+      if (!(error instanceof ReadModelsOfAnotherLogError)) return; // an outage: the subscription meets it
+      anotherLog = error;
+      await subscription?.stop();
+    } finally {
+      checking = false;
+    }
   };
+  const logCheckTimer = setInterval(
+    () => void checkStillTheLog().catch(() => undefined),
+    loop.logCheckEveryMs ?? 60_000,
+  );
+  logCheckTimer.unref();
 
   const applyBatch = async (batch: Parameters<Projection['applyBatch']>[0]) => {
-    await checkStillTheLog();
     const stopTimer = metrics.batchSeconds.startTimer();
     const result: BatchResult = await projection.applyBatch(batch);
     stopTimer();
@@ -152,7 +166,6 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
     metrics.position.set(position);
     if (result.reverts > 0) logger.info({ position, reverts: result.reverts }, 'reverted blocks undone');
   };
-  let subscription: Subscription | undefined;
   const onAbort = () => void subscription?.stop().catch(() => undefined);
   signal.addEventListener('abort', onAbort, { once: true });
   let resubscribing = false;
@@ -174,9 +187,11 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
       });
       if (signal.aborted) onAbort();
       await subscription.done;
+      if (anotherLog) throw anotherLog;
     });
   } finally {
     clearInterval(lagTimer);
+    clearInterval(logCheckTimer);
     signal.removeEventListener('abort', onAbort);
   }
 }

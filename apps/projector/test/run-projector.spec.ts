@@ -212,7 +212,7 @@ describe('the projector loop', () => {
     await log.append(history.slice(0, 6), checkpointOf(history.slice(0, 6)));
     const abort = new AbortController();
     const projection = new Projection(dataSource, { chainId: CHAIN_ID });
-    const running = start(projection, new Registry(), abort, { logCheckEveryMs: 0 }).catch((e: unknown) => e);
+    const running = start(projection, new Registry(), abort, { logCheckEveryMs: 20 }).catch((e: unknown) => e);
     try {
       await eventually(async () => (await projection.cursor()).position === 6, 'the first events', 10_000);
       // the log's table dropped and made again: the same chain appended in other steps, one event missing

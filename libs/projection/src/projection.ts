@@ -106,7 +106,8 @@ export class Projection {
     try {
       return await work(runner);
     } catch (error) {
-      throw ended ?? error;
+      // a statement the server's reason reached (it carries a SQLSTATE) says more than the event's generic one
+      throw ended && typeof (error as { code?: unknown } | null)?.code !== 'string' ? ended : error;
     } finally {
       client.off('error', onError);
       await runner.release();
