@@ -168,13 +168,16 @@ describe('the data folder guards of ops reset and ops start', () => {
     expect(readdirSync(scratch)).toEqual(['thesis.txt']);
   });
 
-  it("start takes a folder holding only a fresh volume's lost+found, or the record's temporary file a crash left", async () => {
+  it("start takes a folder holding only the record's temporary file a crash left, not a volume's root", async () => {
     const dir = join(scratch, 'volume');
-    mkdirSync(join(dir, 'lost+found'), { recursive: true });
+    mkdirSync(dir);
     writeFileSync(join(dir, 'instance.json.tmp'), '{"pids":');
     process.env['DATA_DIR'] = dir;
     // refused further on (PORT), not for the folder
     await withEnv({ PORT: 'abc' }, () => expect(runStart(START_OPTIONS)).rejects.toThrow(/^PORT must be/));
+    // a volume's root: reset could not remove it (lost+found is root's, the mount point busy)
+    mkdirSync(join(dir, 'lost+found'));
+    await expect(runStart(START_OPTIONS)).rejects.toThrow(/holds files and no instance.json/);
   });
 
   it('start refuses the --chain-only options without --chain-only', async () => {

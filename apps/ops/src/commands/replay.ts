@@ -81,12 +81,13 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
   const started = Date.now();
   // idle for the whole replay while it holds the replay's locks: kept alive, and its loss is the replay's failure
   const guard = new Client({ connectionString: run.url, application_name: 'ops-replay', keepAlive: true });
-  let guardLost: Error | undefined;
-  guard.on('error', (error) => (guardLost = error));
-  // its locks went with it: another replay, or a projector on its log, may be running beside this one
-  const refuseWithoutGuard = () => {
-    if (guardLost) throw new Error(`the replay lost its guard session (${guardLost.message}); nothing was switched`);
-  };
+  // Its locks went with it: another replay, or a projector on its log, may be running beside this one.
+  // The replay stops as if interrupted, at its next batch or switch attempt, and at the latest before the
+  // switch's renames.
+  const guardLost = new AbortController();
+  guard.on('error', (error) =>
+    guardLost.abort(new Error(`the replay lost its guard session (${error.message}); nothing was switched`)),
+  );
   await guard.connect();
   const eventLog = createEventLog(run.log);
   try {
@@ -136,10 +137,8 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
         batchSize: run.batchSize,
         maxHeldTickets: run.maxHeldTickets,
         reorgWindowBlocks: run.reorgWindowBlocks,
-        signal: run.signal,
+        signal: run.signal ? AbortSignal.any([run.signal, guardLost.signal]) : guardLost.signal,
         onSwitchWaiting: (holders) => {
-          // the switch may wait long: without its locks it must not commit (thrown here, it rolls back)
-          refuseWithoutGuard();
           const said = holders.join(',');
           if (said === waitingFor) return;
           waitingFor = said;
@@ -150,7 +149,6 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
           );
         },
         onProgress: (p) => {
-          if (p.phase !== 'done') refuseWithoutGuard();
           const items = p.records - reported;
           reported = p.records;
           if (p.phase === 'folding') {
@@ -167,7 +165,7 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
       });
     } catch (error) {
       // Before the switch the next generation is only a half-built copy; after it, it no longer exists.
-      await dropHalfBuilt(guardLost ? undefined : guard, run.url, live).catch(() => undefined);
+      await dropHalfBuilt(guardLost.signal.aborted ? undefined : guard, run.url, live).catch(() => undefined);
       if (run.signal?.aborted) {
         throw new Error(`replay interrupted: "${live}" is serving as before, the half-built "${next}" was dropped`);
       }

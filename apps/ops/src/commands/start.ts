@@ -47,7 +47,7 @@ const APPS = {
 
 /** Resolves when a stop signal arrives. */
 /** Files a data folder may hold without being anyone else's. */
-const INSTANCE_OR_VOLUME_FILES = ['lost+found', 'instance.json.tmp'];
+const INSTANCE_LEFTOVERS = ['instance.json.tmp'];
 
 function shutdownSignal(): Promise<string> {
   return new Promise((resolve) => {
@@ -130,8 +130,9 @@ function deploymentEnvFile(chain: ChainTarget, rpcUrl: string): string {
 export async function runStart(o: StartOptions): Promise<void> {
   const dir = dataDir();
   // `ops reset` removes a folder holding instance.json: a start must not make a folder of other files one.
-  // Not other files: a fresh volume's lost+found, the record's temporary file a crash left before its rename.
-  const foreign = existsSync(dir) ? readdirSync(dir).filter((name) => !INSTANCE_OR_VOLUME_FILES.includes(name)) : [];
+  // Not other files: the record's temporary file a crash left before its rename. (A volume's root, with its
+  // lost+found, is refused: reset could not remove it.)
+  const foreign = existsSync(dir) ? readdirSync(dir).filter((name) => !INSTANCE_LEFTOVERS.includes(name)) : [];
   if (foreign.length > 0 && !existsSync(statePath(dir))) {
     throw new Error(
       `${dir} holds files and no instance.json: it is not an embedded instance's data folder; ` +
