@@ -210,7 +210,7 @@ async function dropHalfBuilt(guard: Client | undefined, url: string, live: strin
  * The log position the live schema has folded up to, with the id of the record there (none in read
  * models folded before they stored it); null when it has folded nothing or does not exist yet.
  */
-async function liveFolded(
+export async function liveFolded(
   client: Client,
   schema: string,
 ): Promise<{ position: number; positionEventId: string | null } | null> {

@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEventLog } from '@lottery/event-log';
 import { lotteryHistory } from '@lottery/fold-testing';
-import { DEFAULT_READ_SCHEMA, nextSchemaName } from '@lottery/persistence';
+import {
+  createReadModelDataSource,
+  DEFAULT_READ_SCHEMA,
+  migrateReadModels,
+  nextSchemaName,
+} from '@lottery/persistence';
 import { Client } from 'pg';
 import { opsDatabase } from '../../test/support/in-process-ops';
 import { replayLockName } from './replay';
@@ -99,6 +104,47 @@ describe('ops status', () => {
       await log.close();
     }
     expect((await statusWith({ result: '0x1' })).projector.lagEvents).toBe(events.length);
+  });
+
+  it("says when the event log shows the read models are another log's, as the projector would refuse them", async () => {
+    const log = createEventLog({
+      kind: 'postgres',
+      databaseUrl: String(process.env['DATABASE_URL']),
+      schema: 'lottery_log',
+    });
+    const events = lotteryHistory({ seed: 4, settledRounds: 0, purchasesPerRound: 4, wallets: 2 });
+    const last = events[events.length - 1];
+    const db = new Client({ connectionString: String(process.env['DATABASE_URL']) });
+    const schema = String(process.env['READ_SCHEMA'] || DEFAULT_READ_SCHEMA);
+    await db.connect();
+    const models = createReadModelDataSource({ url: String(process.env['DATABASE_URL']), schema, poolSize: 1 });
+    await models.initialize();
+    try {
+      await migrateReadModels(models);
+      await log.init();
+      await log.append(events, { blockNumber: last.blockNumber, blockHash: last.blockHash, recentBlocks: [] });
+      const [record] = await log.read(await log.head(), 1);
+      const setFolded = (position: number, id: string) =>
+        db.query(
+          `UPDATE "${schema}".projector_state SET position = $1, position_event_id = $2, position_event_position = $1`,
+          [position, id],
+        );
+      await setFolded(record.position, record.event.id);
+      expect((await statusWith({ result: '0x1' })).projector.otherLog).toBeNull();
+      await setFolded(record.position, 'another-id');
+      expect((await statusWith({ result: '0x1' })).projector.otherLog).toBe(
+        `where this event log holds ${record.event.id}, not the another-id they folded`,
+      );
+      const tail = await log.tail();
+      await setFolded(tail + 5, 'past-the-end');
+      expect((await statusWith({ result: '0x1' })).projector.otherLog).toBe(
+        `past this event log's end (next position ${tail})`,
+      );
+    } finally {
+      // the other tests' read models: none
+      await db.query(`DROP SCHEMA "${schema}" CASCADE`);
+      await Promise.all([log.close(), db.end(), models.destroy()]);
+    }
   });
 
   it('reports an event log the indexer has not created yet as empty, and says when the read-model schema does not exist (a mistyped READ_SCHEMA)', async () => {

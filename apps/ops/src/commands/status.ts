@@ -2,13 +2,13 @@ import type { Command } from 'commander';
 import { Client } from 'pg';
 import { createEventLog } from '@lottery/event-log';
 import { CONNECT_TIMEOUT_MS, readSchemaName } from '@lottery/persistence';
-import { FOLD_RULES_VERSION } from '@lottery/projection';
+import { FOLD_RULES_VERSION, otherLogSignText, signOfAnotherLog } from '@lottery/projection';
 import { databaseUrl } from '../connection';
 import { readState, runsInstanceProcess } from '../data-dir';
 import { displayedUrl, print } from '../output';
 import { isUndefinedTable } from '../event-log-errors';
 import { chainIdOf, eventLogConfigOf, loadPipelineEnv, rpcUrlOf } from './pipeline-env';
-import { replayLockName } from './replay';
+import { liveFolded, replayLockName } from './replay';
 
 export interface InstanceStatus {
   rpcUrl: string;
@@ -35,6 +35,11 @@ export interface InstanceStatus {
     foldRules: number | null;
     /** Built under other rules than this code's (FOLD_RULES_VERSION): the projector refuses them until a replay. */
     replayNeeded: boolean;
+    /**
+     * How the event log shows the read models were folded from another log (it ends before their position,
+     * or holds another record there), as the projector refuses them; null when it does not.
+     */
+    otherLog: string | null;
   };
   /** Apps of the embedded instance (`npm start`) and whether each process is alive. */
   processes: Record<string, { pid: number; running: boolean }>;
@@ -100,10 +105,11 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
     logTail = await eventLog.tail();
   } catch (error) {
     // the Postgres log's tables come with the indexer's first start: before it, the log is empty
-    if (!isUndefinedTable(error)) throw error;
+    if (!isUndefinedTable(error)) {
+      await eventLog.close();
+      throw error;
+    }
     [indexedBlock, logHead, logTail, logExists] = [null, 0, 0, false];
-  } finally {
-    await eventLog.close();
   }
 
   const db = new Client({
@@ -111,9 +117,9 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
     application_name: 'ops-status',
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   });
-  await db.connect();
   let projector: InstanceStatus['projector'];
   try {
+    await db.connect();
     const schema = pipeline.READ_SCHEMA;
     const exists = await db.query(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [schema]);
     // through to_jsonb: a schema the new code has not migrated yet has no fold_rules column; one not
@@ -143,6 +149,9 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
     );
     const position = row?.position == null ? null : Number(row.position);
     const foldRules = row?.fold_rules ?? null;
+    // as the projector checks its log at start (and `ops replay` without --new-log)
+    const folded = logExists ? await liveFolded(db, schema) : null;
+    const sign = folded && (await signOfAnotherLog(eventLog, folded));
     projector = {
       readSchema: schema,
       readSchemaExists: (exists.rowCount ?? 0) > 0,
@@ -153,9 +162,10 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
       replayInProgress: replaying.rows[0]?.held === true,
       foldRules,
       replayNeeded: foldRules !== null && foldRules !== FOLD_RULES_VERSION,
+      otherLog: sign ? otherLogSignText(sign) : null,
     };
   } finally {
-    await db.end();
+    await Promise.all([db.end().catch(() => undefined), eventLog.close()]);
   }
 
   return {
@@ -194,8 +204,8 @@ function describe(s: InstanceStatus): string {
     `projector    position ${s.projector.position ?? 'none yet'}, ${s.projector.lagEvents} events behind the log` +
       `; read models "${s.projector.readSchema}"` +
       (s.projector.readSchemaExists ? '' : ' (no such schema yet: is READ_SCHEMA right?)') +
-      (s.projector.position !== null && s.projector.position >= s.indexer.logTail
-        ? " (folded past the end of this event log: is it the projector's?)"
+      (s.projector.otherLog
+        ? ` (another log's read models: at position ${s.projector.position}, ${s.projector.otherLog})`
         : '') +
       (s.projector.replayInProgress ? ' (a replay is building the next generation)' : '') +
       (s.projector.replayNeeded
