@@ -1,5 +1,11 @@
 import { blocksReverted, type EventEnvelope } from '@lottery/domain';
-import type { EventLog, LoggedEvent, SubscribeOptions, Subscription } from '../src';
+import {
+  EventLogWriteConflictError,
+  type EventLog,
+  type LoggedEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from '../src';
 import { checkpointAt, ticketEvents, unserializableEvent } from './sample-events';
 
 /** One log per test; open() gives another adapter instance over the same log (a process restart). */
@@ -94,6 +100,16 @@ export function describeEventLogContract(adapter: string, newFixture: () => Prom
       expect(await log.lastCheckpoint()).toBeNull();
       expect(await log.tail()).toBe(await log.head());
       expect(await log.read(await log.head(), 100)).toEqual([]);
+    });
+
+    it('refuses the second of two writers that both resumed from the empty log (two indexers started at once)', async () => {
+      const [a, b] = [await open(), await open()];
+      const resume = { resume: true };
+      expect([await a.lastCheckpoint(resume), await b.lastCheckpoint(resume)]).toEqual([null, null]);
+      await a.append(ticketEvents(2, 10), checkpointAt(11));
+      await expect(b.append(ticketEvents(1, 10), checkpointAt(10))).rejects.toBeInstanceOf(EventLogWriteConflictError);
+      expect(eventsOf(await a.read(await a.head(), 10))).toEqual(ticketEvents(2, 10));
+      expect(await a.lastCheckpoint()).toEqual(checkpointAt(11));
     });
 
     it('appends batches in order with their checkpoints and reads from any position', async () => {

@@ -45,6 +45,9 @@ export const DEFAULT_TOPIC_PREFIX = 'lottery';
  * max.message.bytes even before gzip, so a chunk always fits.
  */
 const SEND_CHUNK = { maxEvents: 5_000, maxBytes: MAX_MESSAGE_BYTES / 4 };
+/** What a writer that resumed from an empty log expects to find before its first append: no checkpoint. */
+const NO_CHECKPOINT = -1;
+
 /** How long read() and lastCheckpoint() wait for the broker before giving up. */
 const READ_TIMEOUT_MS = 30_000;
 /** A reader kept for the read that continues where the last one ended is closed after this long unused. */
@@ -140,8 +143,8 @@ export class KafkaEventLog implements EventLog {
 
   async lastCheckpoint(options?: CheckpointReadOptions): Promise<IndexerCheckpoint | null> {
     const latest = await this.latestCheckpointRecord();
+    if (options?.resume) this.writer.resumedAt(latest?.offset ?? NO_CHECKPOINT);
     if (!latest) return null;
-    if (options?.resume) this.writer.resumedAt(latest.offset);
     return JSON.parse(latest.value.toString('utf8')) as IndexerCheckpoint;
   }
 
@@ -224,7 +227,7 @@ export class KafkaEventLog implements EventLog {
       if (this.checkedProducer !== producer) {
         const latest = await this.latestCheckpointRecord();
         const seen = this.writer.expected;
-        if (seen !== null && latest !== undefined && latest.offset !== seen) {
+        if (seen !== null && (latest?.offset ?? NO_CHECKPOINT) !== seen) {
           throw new EventLogWriteConflictError(this.topics.events);
         }
         this.checkedProducer = producer;
