@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEventLog } from '@lottery/event-log';
+import { createEventLog, type EventLog } from '@lottery/event-log';
 import { lotteryHistory } from '@lottery/fold-testing';
 import {
   createReadModelDataSource,
@@ -45,14 +45,21 @@ describe('ops status', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  /** The suite's event log, the one status reads. */
+  const suiteLog = () =>
+    createEventLog({ kind: 'postgres', databaseUrl: String(process.env['DATABASE_URL']), schema: 'lottery_log' });
+  /** Appends a short history of `seed` to `log`; returns its events. */
+  const appendHistory = async (log: EventLog, seed: number) => {
+    const events = lotteryHistory({ seed, settledRounds: 0, purchasesPerRound: 4, wallets: 2 });
+    const last = events[events.length - 1];
+    await log.append(events, { blockNumber: last.blockNumber, blockHash: last.blockHash, recentBlocks: [] });
+    return events;
+  };
+
   const statusWith = async (answer: object, chainId?: number, extra: NodeJS.ProcessEnv = {}) => {
     const rpc = await rpcAnswering(answer, chainId);
     const env = { ...process.env, RPC_URL: rpc.url, CHAIN_ID: '31337', EVENT_LOG: 'postgres', ...extra };
-    const log = createEventLog({
-      kind: 'postgres',
-      databaseUrl: String(process.env['DATABASE_URL']),
-      schema: 'lottery_log',
-    });
+    const log = suiteLog();
     try {
       await log.init();
       return await instanceStatus(env);
@@ -91,29 +98,13 @@ describe('ops status', () => {
 
   it('counts every event of the log as lag while nothing is folded: 0 for an empty log', async () => {
     expect((await statusWith({ result: '0x1' })).projector.lagEvents).toBe(0);
-    const log = createEventLog({
-      kind: 'postgres',
-      databaseUrl: String(process.env['DATABASE_URL']),
-      schema: 'lottery_log',
-    });
-    const events = lotteryHistory({ seed: 3, settledRounds: 0, purchasesPerRound: 4, wallets: 2 });
-    const last = events[events.length - 1];
-    try {
-      await log.append(events, { blockNumber: last.blockNumber, blockHash: last.blockHash, recentBlocks: [] });
-    } finally {
-      await log.close();
-    }
+    const log = suiteLog();
+    const events = await appendHistory(log, 3).finally(() => log.close());
     expect((await statusWith({ result: '0x1' })).projector.lagEvents).toBe(events.length);
   });
 
   it("says when the event log shows the read models are another log's, as the projector would refuse them", async () => {
-    const log = createEventLog({
-      kind: 'postgres',
-      databaseUrl: String(process.env['DATABASE_URL']),
-      schema: 'lottery_log',
-    });
-    const events = lotteryHistory({ seed: 4, settledRounds: 0, purchasesPerRound: 4, wallets: 2 });
-    const last = events[events.length - 1];
+    const log = suiteLog();
     const db = new Client({ connectionString: String(process.env['DATABASE_URL']) });
     const schema = String(process.env['READ_SCHEMA'] || DEFAULT_READ_SCHEMA);
     await db.connect();
@@ -122,7 +113,7 @@ describe('ops status', () => {
     try {
       await migrateReadModels(models);
       await log.init();
-      await log.append(events, { blockNumber: last.blockNumber, blockHash: last.blockHash, recentBlocks: [] });
+      await appendHistory(log, 4);
       const [record] = await log.read(await log.head(), 1);
       const setFolded = (position: number, id: string) =>
         db.query(
