@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { createEventLog, type EventLogConfig } from '@lottery/event-log';
 import {
   nextSchemaName,
+  positionEventIdAt,
   PROJECTOR_APPLICATION_NAME,
   projectorPresenceLock,
   readSchemaName,
@@ -210,7 +211,7 @@ async function dropHalfBuilt(guard: Client | undefined, url: string, live: strin
  * The log position the live schema has folded up to, with the id of the record there (none in read
  * models folded before they stored it); null when it has folded nothing or does not exist yet.
  */
-export async function liveFolded(
+async function liveFolded(
   client: Client,
   schema: string,
 ): Promise<{ position: number; positionEventId: string | null } | null> {
@@ -225,10 +226,7 @@ export async function liveFolded(
   }>(`SELECT to_jsonb(s) AS state FROM "${schema}".projector_state s WHERE id = 1`);
   const state = rows[0]?.state;
   if (state?.position == null) return null;
-  // an id stored for another position is a version's that did not keep it (as the projector reads it)
-  const idHere =
-    state.position_event_position != null && Number(state.position_event_position) === Number(state.position);
-  return { position: Number(state.position), positionEventId: idHere ? (state.position_event_id ?? null) : null };
+  return { position: Number(state.position), positionEventId: positionEventIdAt(state) };
 }
 
 /**

@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
 import { Client } from 'pg';
 import { createEventLog } from '@lottery/event-log';
-import { CONNECT_TIMEOUT_MS, readSchemaName } from '@lottery/persistence';
+import { CONNECT_TIMEOUT_MS, positionEventIdAt, readSchemaName } from '@lottery/persistence';
 import { FOLD_RULES_VERSION, otherLogSignText, signOfAnotherLog } from '@lottery/projection';
 import { databaseUrl } from '../connection';
 import { readState, runsInstanceProcess } from '../data-dir';
 import { displayedUrl, print } from '../output';
 import { isUndefinedTable } from '../event-log-errors';
 import { chainIdOf, eventLogConfigOf, loadPipelineEnv, rpcUrlOf } from './pipeline-env';
-import { liveFolded, replayLockName } from './replay';
+import { replayLockName } from './replay';
 
 export interface InstanceStatus {
   rpcUrl: string;
@@ -125,8 +125,16 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
     // through to_jsonb: a schema the new code has not migrated yet has no fold_rules column; one not
     // migrated at all has no projector_state yet (nothing folded)
     const row = await db
-      .query<{ position: string | null; last_block: string; fold_rules: number | null }>(
-        `SELECT position, last_block, (to_jsonb(p) ->> 'fold_rules')::integer AS fold_rules
+      .query<{
+        position: string | null;
+        last_block: string;
+        fold_rules: number | null;
+        position_event_id: string | null;
+        position_event_position: string | null;
+      }>(
+        `SELECT position, last_block, (to_jsonb(p) ->> 'fold_rules')::integer AS fold_rules,
+                to_jsonb(p) ->> 'position_event_id' AS position_event_id,
+                to_jsonb(p) ->> 'position_event_position' AS position_event_position
            FROM "${schema}".projector_state p WHERE id = 1`,
       )
       .then(
@@ -150,8 +158,10 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
     const position = row?.position == null ? null : Number(row.position);
     const foldRules = row?.fold_rules ?? null;
     // as the projector checks its log at start (and `ops replay` without --new-log)
-    const folded = logExists ? await liveFolded(db, schema) : null;
-    const sign = folded && (await signOfAnotherLog(eventLog, folded));
+    const sign =
+      logExists && row && position !== null
+        ? await signOfAnotherLog(eventLog, { position, positionEventId: positionEventIdAt(row) })
+        : null;
     projector = {
       readSchema: schema,
       readSchemaExists: (exists.rowCount ?? 0) > 0,

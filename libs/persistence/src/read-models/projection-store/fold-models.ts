@@ -31,6 +31,19 @@ export interface ProjectorCursor {
   foldRules: number | null;
 }
 
+/**
+ * The record id stored for the read models' position, or null: one stored for another position is a
+ * version's that did not keep it (migration PositionEventPosition1766300000000). Positions as read.
+ */
+export function positionEventIdAt(state: {
+  position: unknown;
+  position_event_id?: string | null;
+  position_event_position?: unknown;
+}): string | null {
+  const at = state.position_event_position;
+  return at != null && String(at) === String(state.position) ? (state.position_event_id ?? null) : null;
+}
+
 export interface RoundModel {
   id: bigint;
   initBlock: number;

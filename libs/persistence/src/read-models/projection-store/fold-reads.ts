@@ -7,6 +7,7 @@ import type {
   StoredTicket,
   TicketToDraw,
 } from './fold-models';
+import { positionEventIdAt } from './fold-models';
 import { roundFromDb, TICKET_SELECT, ticketFromDb, type RoundDbRow, type TicketDbRow } from './model-codec';
 
 /** What the fold reads, as a type another source of the same state (a replay's memory) can implement. */
@@ -50,8 +51,7 @@ export class FoldReads {
     if (!row) throw new Error(`${this.s}.projector_state has no row: run the read-model migrations`);
     return {
       position: row.position === null ? null : Number(row.position),
-      // an id stored for another position is a version's that did not keep it (see the migration)
-      positionEventId: row.position_event_position === row.position ? row.position_event_id : null,
+      positionEventId: positionEventIdAt(row),
       lastBlock: Number(row.last_block),
       lastLogIndex: row.last_log_index,
       retainedFromBlock: Number(row.retained_from_block),
