@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventLog, Subscription } from '@lottery/event-log';
 import {
+  BatchStalledError,
   type BatchResult,
   FoldRulesChangedError,
   PoisonEventError,
@@ -58,17 +59,18 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
         return await attempt();
       } catch (error) {
         // a poison event's reason quotes the log, which may read like an outage's message: never retried
-        const lostCommits = error instanceof StoredPositionBehindError;
-        if (signal.aborted || error instanceof PoisonEventError || (!lostCommits && !isDependencyUnavailable(error)))
-          throw error;
+        const why =
+          error instanceof StoredPositionBehindError
+            ? 'the read models lost commits'
+            : error instanceof BatchStalledError
+              ? 'the server ended a stalled batch'
+              : !(error instanceof PoisonEventError) && isDependencyUnavailable(error)
+                ? 'database unreachable'
+                : undefined;
+        if (signal.aborted || !why) throw error;
         const waitMs = Math.min(maxWaitMs, firstWaitMs * 2 ** outagesInARow++);
-        metrics.outages.inc();
-        logger.warn(
-          { err: error, retryInMs: waitMs },
-          lostCommits
-            ? 'the read models lost commits: resuming from the stored position'
-            : 'database unreachable: resuming from the stored position',
-        );
+        if (!(error instanceof BatchStalledError)) metrics.outages.inc();
+        logger.warn({ err: error, retryInMs: waitMs }, `${why}: resuming from the stored position`);
         await sleep(waitMs, undefined, { signal }).catch(() => undefined);
         if (signal.aborted) return undefined;
       }

@@ -1,7 +1,7 @@
 import { createEventLog, type EventLog, type OnBatch, type SubscribeOptions } from '@lottery/event-log';
 import { blocksReverted, type ChainEventEnvelope } from '@lottery/domain';
 import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries } from '@lottery/persistence';
-import { lotteryHistory } from '@lottery/fold-testing';
+import { expectSameReadModels, lotteryHistory, referenceFold } from '@lottery/fold-testing';
 import { eventually } from '@lottery/pipeline-testing';
 import { FOLD_RULES_VERSION, PoisonEventError, Projection, ReadModelsOfAnotherLogError } from '@lottery/projection';
 import { createTestDatabase, type TestDatabase } from '@lottery/testing';
@@ -151,6 +151,52 @@ describe('the projector loop', () => {
     expect(states.length).toBeGreaterThan(events.length / 3);
     expect(states.filter((state) => !/^active \d+; not started -$/.test(state))).toEqual([]);
     expect(states.at(-1)).toBe('active 5; not started -');
+  });
+
+  it('folds again a batch whose transaction the server ended while the process was stopped mid-batch', async () => {
+    await log.append(history, checkpointOf(history));
+    let stopped = false;
+    /** The first delivery's first record stops the process for 1 s when the fold reads it, as SIGSTOP would. */
+    const stopOnce = (batch: Parameters<OnBatch>[0]) => {
+      if (stopped) return batch;
+      const [first, ...rest] = batch;
+      const stopping = {
+        position: first.position,
+        get event() {
+          if (!stopped) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_000);
+          stopped = true;
+          return first.event;
+        },
+      };
+      return [stopping, ...rest];
+    };
+    const stalling: EventLog = Object.assign(Object.create(log) as EventLog, {
+      subscribe: (from: number, onBatch: OnBatch, opts?: SubscribeOptions) =>
+        log.subscribe(from, (batch) => onBatch(stopOnce(batch)), opts),
+    });
+    const warnings: string[] = [];
+    const registry = new Registry();
+    const abort = new AbortController();
+    const projection = new Projection(dataSource, { chainId: CHAIN_ID, batchIdleTimeoutMs: 200 });
+    const running = start(projection, registry, abort, {
+      eventLog: stalling,
+      logger: pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) }),
+      outageBackoffMs: [20, 20],
+    });
+    await eventually(async () => (await projection.cursor()).position === history.length, 'the whole log', 10_000);
+    abort.abort();
+    await expect(running).resolves.toBeUndefined();
+    expect(stopped).toBe(true);
+    await expectSameReadModels(new PostgresReadModelQueries(dataSource), referenceFold(history));
+    const [warning] = warnings.map((line) => JSON.parse(line) as { msg: string; err: { message: string } });
+    expect(warning.msg).toBe('the server ended a stalled batch: resuming from the stored position');
+    expect(warning.err.message).toMatch(
+      /^a batch of lottery stalled for over 0.2 s inside its transaction \(the process stopped, or its connection cut off\) and the server ended it: nothing of it was committed/,
+    );
+    const outages = (await registry.getMetricsAsJSON()).find(
+      (m) => m.name === 'lottery_projector_database_outages_total',
+    );
+    expect(outages?.values[0]?.value ?? 0).toBe(0);
   });
 
   it('waits, without touching them, while the read models are of other fold rules, then folds on', async () => {

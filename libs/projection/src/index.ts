@@ -1,3 +1,4 @@
+export { BatchStalledError } from './batch-stalled-error';
 export * from './fold-rules';
 export * from './poison-event-error';
 export type { LogRecord } from './decode/decode-event';

@@ -2,6 +2,7 @@ import { projectionStore, schemaOf, sqlExecutorFor, type ProjectorCursor } from 
 import type { ClientBase } from 'pg';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { LogRecord } from './decode/decode-event';
+import { BatchStalledError, endedIdleInTransaction } from './batch-stalled-error';
 import { applyBatchInTransaction, type BatchResult } from './fold/apply-batch';
 import { useFoldRules } from './fold-rules';
 import { OpenRoundKeys } from './fold/open-round-keys';
@@ -14,7 +15,15 @@ export interface ProjectionOptions {
   schema?: string;
   /** How deep a reorg may still be undone, in blocks (default 256; at least the indexer's REORG_DEPTH). */
   reorgWindowBlocks?: number;
+  /**
+   * Longest a batch's transaction may sit between two statements (default 60 s, far above folding a
+   * batch) before the server ends it: a projector stopped mid-batch would otherwise hold the schema's
+   * lock, which a replay's switch waits for, for as long as it stays stopped.
+   */
+  batchIdleTimeoutMs?: number;
 }
+
+const DEFAULT_BATCH_IDLE_TIMEOUT_MS = 60_000;
 
 /** Twice the indexer's default REORG_DEPTH (128): the indexer never reverts deeper than it tracks. */
 export const DEFAULT_REORG_WINDOW_BLOCKS = 256;
@@ -68,7 +77,9 @@ export class Projection {
         // A commit lost in a crash loses its position with it: the next batch finds the stored position
         // behind this one (StoredPositionBehindError), the caller has those events delivered again and
         // the fold applies them again, so the projector need not wait for the WAL flush.
-        await runner.query('SET LOCAL synchronous_commit = off');
+        await runner.query(
+          `SET LOCAL synchronous_commit = off; SET LOCAL idle_in_transaction_session_timeout = ${this.batchIdleTimeoutMs}`,
+        );
         const store = projectionStore(await sqlExecutorFor(runner), this.schema);
         const result = await applyBatchInTransaction(store, batch, {
           chainId: this.options.chainId,
@@ -91,6 +102,10 @@ export class Projection {
     });
   }
 
+  private get batchIdleTimeoutMs(): number {
+    return this.options.batchIdleTimeoutMs ?? DEFAULT_BATCH_IDLE_TIMEOUT_MS;
+  }
+
   /**
    * A connection the server ends while no statement is in flight (the fold busy between two) tells its
    * reason only to the client's 'error' event, and TypeORM then releases the runner: the next statement
@@ -106,6 +121,8 @@ export class Projection {
     try {
       return await work(runner);
     } catch (error) {
+      if (endedIdleInTransaction(ended, error))
+        throw new BatchStalledError(this.schema, this.batchIdleTimeoutMs, error);
       // a statement the server's reason reached (it carries a SQLSTATE) says more than the event's generic one
       throw ended && typeof (error as { code?: unknown } | null)?.code !== 'string' ? ended : error;
     } finally {

@@ -16,15 +16,13 @@ import {
 } from '@lottery/persistence';
 import type { ClientBase } from 'pg';
 import type { DataSource, QueryRunner } from 'typeorm';
+import { endedIdleInTransaction } from '../batch-stalled-error';
 import type { LogRecord } from '../decode/decode-event';
 import { applyBatchInTransaction } from '../fold/apply-batch';
 import { OpenRoundKeys } from '../fold/open-round-keys';
 import { DEFAULT_REORG_WINDOW_BLOCKS, Projection } from '../projection';
 import { CarriedFold } from './carried-fold';
 import { ProgressMeter, type ReplayProgress } from './replay-progress';
-
-/** Postgres's idle_in_transaction_session_timeout: the server ended a transaction left idle too long. */
-const IDLE_IN_TRANSACTION_TIMEOUT = '25P03';
 
 /** The replay's connections: the fold uses one; the index build at the end uses both (two cores). */
 const INDEX_BUILD_CONNECTIONS = 2;
@@ -164,8 +162,7 @@ export async function replayIntoFreshSchema(options: ReplayOptions): Promise<Rep
       } catch (error) {
         // a connection that broke mid-switch fails its ROLLBACK too; the first error is the cause
         await runner.rollbackTransaction().catch(() => undefined);
-        const codes = [connectionError?.code, (error as { code?: unknown } | null)?.code];
-        if (!codes.includes(IDLE_IN_TRANSACTION_TIMEOUT)) throw error;
+        if (!endedIdleInTransaction(connectionError, error)) throw error;
         throw new Error(
           `the switch stalled for over ${switchIdleTimeoutMs / 1000} s inside its transaction (the process ` +
             `stopped, or its connection cut off) and the server ended it; "${live}" serves as before`,
