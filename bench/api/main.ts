@@ -5,7 +5,7 @@
  * table, writes bench/api-results.json, its block of bench/RESULTS.md and its `api_` figures of
  * bench/results.json. `npm run bench` runs it as its last stage.
  *
- *   node -r ./tools/register.js bench/api/main.ts [--tickets 1000000[,10000000]] [--duration 10]
+ *   node --expose-gc -r ./tools/register.js bench/api/main.ts [--tickets 1000000[,10000000]] [--duration 10]
  *     [--connections 10] [--warmup 3] [--repeat 1] [--tickets-per-round 10000] [--tickets-per-wallet 20]
  *     [--max-generate-seconds 900] [--redis URL | --no-redis] [--keep] [--out DIR] [--no-write]
  *     [--paced-share 0.5] [--cpu-prof DIR] [--endpoints ROUTE[,ROUTE…]] [--rewrite-markdown]
@@ -95,7 +95,7 @@ interface Options extends LoadOptions {
   rewriteMarkdown: boolean;
 }
 
-const USAGE = `usage: node -r ./tools/register.js bench/api/main.ts [--tickets N[,N…]] [--duration S] [--connections N]
+const USAGE = `usage: node --expose-gc -r ./tools/register.js bench/api/main.ts [--tickets N[,N…]] [--duration S] [--connections N]
   [--warmup S] [--repeat N] [--tickets-per-round N] [--tickets-per-wallet N] [--max-generate-seconds S]
   [--redis URL | --no-redis] [--keep] [--out DIR] [--no-write] [--paced-share X] [--cpu-prof DIR]
   [--endpoints ROUTE[,ROUTE…]] [--rewrite-markdown]`;

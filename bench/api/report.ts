@@ -143,7 +143,7 @@ export function markdownBlock(r: Results): string {
     '',
     `Data API \`/v1\` (apps/api, NestJS on Fastify, run as \`npm start\` runs it) against a minimal raw Fastify + pg ` +
       `server running the same SQL statements (bench/api/raw-server.ts, the texts of read-model-sql.ts). ` +
-      `\`node -r ./tools/register.js bench/api/main.ts\`, ${r.date.slice(0, 10)}, commit ${r.commit}; ` +
+      `\`npm run bench:api\` (\`node --expose-gc -r ./tools/register.js bench/api/main.ts\`), ${r.date.slice(0, 10)}, commit ${r.commit}; ` +
       `${r.machine.cores} × ${r.machine.cpuModel}, ${r.machine.ramGb} GB, Node ${r.machine.node}, PostgreSQL ${r.machine.postgres}.`,
     '',
     `autocannon, ${o.connections} connections × ${o.durationSeconds} s per endpoint and server after ${o.warmupSeconds} s of ` +

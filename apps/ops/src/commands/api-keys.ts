@@ -83,7 +83,7 @@ export function registerApiKeys(program: Command): void {
 
   keys
     .command('revoke <id>')
-    .description('revoke a key: it then answers 403 revoked_api_key')
+    .description('revoke a key: the Data API then answers it 403 revoked_api_key, the daily pool 401')
     .option('--json', 'print the key record')
     .action(async (id: string, o: { json?: boolean }) => {
       const record = await withKeys((s) => s.revoke(id));
