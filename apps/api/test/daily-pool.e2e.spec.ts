@@ -84,6 +84,15 @@ describe('free daily pool API', () => {
     it('checks the key before the parameters', async () => {
       await expectError('/round/abc', 401, 'Invalid API key', {});
     });
+
+    it('answers a path that does not decode 400 "Invalid request" before the key, uncharged (no route to charge)', async () => {
+      const urls = [`${BASE}/round/%zz`, `${BASE}/0x%zz`, '/api/v1/giveaways/partner-free-tickets/0x%zz'];
+      for (const url of urls) {
+        const response = await api.request({ method: 'GET', url, headers: {} });
+        expect([url, response.statusCode, response.json()]).toEqual([url, 400, { error: 'Invalid request' }]);
+        expect(response.headers['x-ratelimit-remaining']).toBeUndefined();
+      }
+    });
   });
 
   describe("rate limits (not in the spec: the Data API's)", () => {

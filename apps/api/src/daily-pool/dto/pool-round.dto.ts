@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiInteger, PATTERNS } from '../../data-api/dto/api-properties';
-import { PoolEntryDto } from './pool-entry.dto';
+import { PoolEntryDto, PoolWinnerDto } from './pool-entry.dto';
 import { ApiPoolTimestamp } from './pool-properties';
 
 /** The operator's purchase of the round's pool tickets (the latest one, if there were several). */
@@ -42,11 +42,11 @@ export class PoolRoundViewDto {
 /** A round that is no longer active also names its winner. */
 export class PoolRoundWithWinnerDto extends PoolRoundViewDto {
   @ApiProperty({
-    type: () => PoolEntryDto,
+    type: () => PoolWinnerDto,
     nullable: true,
     description: 'The winning entry; null until the operator has selected it',
   })
-  winner!: PoolEntryDto | null;
+  winner!: PoolWinnerDto | null;
 }
 
 export class NoActiveRoundDto {
