@@ -15,7 +15,9 @@ export class AccountsPartnerLedger implements PartnerLedger {
   grant: PartnerLedger['grant'] = (id) => this.partners().grant(id);
   unfinishedGrants: PartnerLedger['unfinishedGrants'] = (limit) => this.partners().unfinishedGrants(limit);
   markSent: PartnerLedger['markSent'] = (id, txHash, rawTx) => this.partners().markSent(id, txHash, rawTx);
-  markSucceeded: PartnerLedger['markSucceeded'] = (id) => this.partners().markSucceeded(id);
+  replaceTx: PartnerLedger['replaceTx'] = (id, fromHash, txHash, rawTx) =>
+    this.partners().replaceTx(id, fromHash, txHash, rawTx);
+  markSucceeded: PartnerLedger['markSucceeded'] = (id, txHash) => this.partners().markSucceeded(id, txHash);
   release: PartnerLedger['release'] = (id, error, options) => this.partners().release(id, error, options);
   oweOutcome: PartnerLedger['oweOutcome'] = (id) => this.partners().oweOutcome(id);
   giveReceipt: PartnerLedger['giveReceipt'] = (id) => this.partners().giveReceipt(id);

@@ -12,6 +12,7 @@ export type PartnerLedger = Pick<
   | 'grant'
   | 'unfinishedGrants'
   | 'markSent'
+  | 'replaceTx'
   | 'markSucceeded'
   | 'release'
   | 'oweOutcome'

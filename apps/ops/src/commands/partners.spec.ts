@@ -53,6 +53,7 @@ describe('ops partners', () => {
     );
     const [a, b] = ['0x00000000000000000000000000000000000000a1', '0x00000000000000000000000000000000000000b2'];
     const txHash = `0x${'ab'.repeat(32)}`;
+    const replacement = `0x${'cd'.repeat(32)}`;
     await withAccountsDatabase(process.env['DATABASE_URL'] as string, async (dataSource) => {
       const partners = new PartnersService(dataSource, 'lt');
       const reserve = async (wallet: string) => {
@@ -62,18 +63,22 @@ describe('ops partners', () => {
       };
       const sent = await reserve(a);
       await partners.markSent(sent, txHash, '0xf86c-the-signed-transaction');
-      await partners.markSucceeded(sent);
+      await partners.replaceTx(sent, txHash, replacement, '0xf86c-the-replacement');
+      await partners.markSucceeded(sent, replacement);
       await partners.release(await reserve(b), 'execution reverted: sold out');
       await reserve(a.toUpperCase().replace('0X', '0x'));
     });
 
     const all = JSON.parse(await ops('grants', String(id), '--json')) as Record<string, unknown>[];
-    expect(all.map((g) => [g['wallet'], g['status'], g['txHash'], g['error']])).toEqual([
-      [a, 'succeeded', txHash, null],
-      [b, 'failed', null, 'execution reverted: sold out'],
-      [a, 'pending', null, null],
+    expect(all.map((g) => [g['wallet'], g['status'], g['txHash'], g['replacedTxHashes'], g['error']])).toEqual([
+      [a, 'succeeded', replacement, [txHash], null],
+      [b, 'failed', null, [], 'execution reverted: sold out'],
+      [a, 'pending', null, [], null],
     ]);
-    expect(JSON.stringify(all)).not.toContain('signed-transaction');
+    expect(JSON.stringify(all)).not.toMatch(/signed-transaction|the-replacement/);
+    expect((await ops('grants', String(id), '--wallet', a)).trim().split('\n')[0]).toMatch(
+      new RegExp(` succeeded {2}tx ${replacement} {2}replacing ${txHash}$`),
+    );
     const text = await ops('grants', String(id), '--wallet', b.toUpperCase().replace('0X', '0x'));
     expect(text.trim().split('\n')).toEqual([
       expect.stringMatching(/ 0x0+b2 {2}failed {2}error: execution reverted: sold out$/),

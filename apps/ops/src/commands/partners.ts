@@ -15,7 +15,16 @@ function describePartner(p: PartnerRecord): string {
 }
 
 /** A grant as the operator sees it: not its signed transaction (long, and the service re-sends it itself). */
-const SHOWN_GRANT_FIELDS = ['id', 'wallet', 'status', 'txHash', 'error', 'createdAt', 'updatedAt'] as const;
+const SHOWN_GRANT_FIELDS = [
+  'id',
+  'wallet',
+  'status',
+  'txHash',
+  'replacedTxHashes',
+  'error',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 type ShownGrant = Pick<GrantRecord, (typeof SHOWN_GRANT_FIELDS)[number]>;
 
@@ -25,8 +34,10 @@ function shownGrant(g: GrantRecord): ShownGrant {
 
 function describeGrant(g: GrantRecord): string {
   const tx = g.txHash ? `  tx ${g.txHash}` : '';
+  // earlier transactions of the grant's nonce at lower fees, replaced as the network's fees rose
+  const replaced = g.replacedTxHashes.length ? `  replacing ${g.replacedTxHashes.join(', ')}` : '';
   const error = g.error ? `  error: ${g.error}` : '';
-  return `${g.createdAt.toISOString()}  ${g.id}  ${g.wallet}  ${g.status}${tx}${error}`;
+  return `${g.createdAt.toISOString()}  ${g.id}  ${g.wallet}  ${g.status}${tx}${replaced}${error}`;
 }
 
 /** `ops partners …`: partner accounts of the free ticket API (keys stored hashed, shown once). */

@@ -5,6 +5,7 @@ import { ApiKeyEntity } from './api-key.entity';
 import { CreateApiKeys1763856000000 } from './migrations/1763856000000-create-api-keys';
 import { CreatePartners1764720000000 } from './migrations/1764720000000-create-partners';
 import { GrantOutcomeOwed1766100000000 } from './migrations/1766100000000-grant-outcome-owed';
+import { GrantReplacedTransactions1766400000000 } from './migrations/1766400000000-grant-replaced-transactions';
 import { PartnerEntity } from './partner.entity';
 import { PartnerGrantEntity } from './partner-grant.entity';
 
@@ -22,7 +23,12 @@ export function createAccountsDataSource(options: AccountsDataSourceOptions): Da
     url: options.url,
     schema: ACCOUNTS_SCHEMA,
     entities: [ApiKeyEntity, PartnerEntity, PartnerGrantEntity],
-    migrations: [CreateApiKeys1763856000000, CreatePartners1764720000000, GrantOutcomeOwed1766100000000],
+    migrations: [
+      CreateApiKeys1763856000000,
+      CreatePartners1764720000000,
+      GrantOutcomeOwed1766100000000,
+      GrantReplacedTransactions1766400000000,
+    ],
     migrationsTableName: 'accounts_migrations',
     synchronize: false,
     migrationsRun: false,

@@ -145,20 +145,50 @@ export async function markGrantSent(
 ): Promise<boolean> {
   const updated = await rows<{ id: string }>(
     manager,
-    `UPDATE ${GRANTS} SET status = 'sent', tx_hash = $2, raw_tx = $3, error = NULL, updated_at = now()
+    `UPDATE ${GRANTS} SET status = 'sent', tx_hash = $2, raw_tx = $3, tx_signed_at = now(), error = NULL,
+            updated_at = now()
       WHERE id = $1 AND status = 'pending' RETURNING id`,
     [id, txHash, rawTx],
   );
   return updated.length === 1;
 }
 
-/** sent → succeeded; true also when it already had succeeded, so a reconciling retry is harmless. */
-export async function markGrantSucceeded(manager: EntityManager, id: string): Promise<boolean> {
+/**
+ * A sent grant's transaction `fromHash` → `txHash`, the same nonce at higher fees; `fromHash` joins the
+ * replaced ones (it may still be mined). False when the grant is no longer sent with `fromHash`.
+ */
+export async function replaceGrantTx(
+  manager: EntityManager,
+  id: string,
+  fromHash: string,
+  txHash: string,
+  rawTx: string,
+): Promise<boolean> {
   const updated = await rows<{ id: string }>(
     manager,
-    `UPDATE ${GRANTS} SET status = 'succeeded', error = NULL, updated_at = now()
-      WHERE id = $1 AND status IN ('sent', 'succeeded') RETURNING id`,
-    [id],
+    `UPDATE ${GRANTS} SET replaced_tx_hashes = array_append(replaced_tx_hashes, tx_hash::text), tx_hash = $3,
+            raw_tx = $4, tx_signed_at = now(), updated_at = now()
+      WHERE id = $1 AND status = 'sent' AND tx_hash = $2 RETURNING id`,
+    [id, fromHash, txHash, rawTx],
+  );
+  return updated.length === 1;
+}
+
+/**
+ * sent → succeeded by its transaction `txHash`, the grant's own or one it replaced (which then becomes
+ * its `tx_hash`, the receipt, and the unmined one a replaced one); true also when it already had
+ * succeeded by it, so a reconciling retry is harmless.
+ */
+export async function markGrantSucceeded(manager: EntityManager, id: string, txHash: string): Promise<boolean> {
+  const updated = await rows<{ id: string }>(
+    manager,
+    `UPDATE ${GRANTS}
+        SET status = 'succeeded', error = NULL, updated_at = now(), tx_hash = $2,
+            replaced_tx_hashes = CASE WHEN tx_hash = $2 THEN replaced_tx_hashes
+                                      ELSE array_append(array_remove(replaced_tx_hashes, $2), tx_hash::text) END
+      WHERE id = $1 AND (status = 'sent' OR (status = 'succeeded' AND tx_hash = $2))
+        AND (tx_hash = $2 OR $2 = ANY(replaced_tx_hashes)) RETURNING id`,
+    [id, txHash],
   );
   return updated.length === 1;
 }

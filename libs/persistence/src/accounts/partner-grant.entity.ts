@@ -4,8 +4,8 @@ import { ACCOUNTS_SCHEMA } from './accounts-schema';
 export const GRANT_STATUSES = ['pending', 'sent', 'succeeded', 'failed'] as const;
 
 /**
- * pending: reserved, nothing signed yet. sent: its one signed transaction is stored (maybe not yet
- * broadcast). succeeded: mined successfully. failed: will never be mined; the partner got the ticket back.
+ * pending: reserved, nothing signed yet. sent: its signed transaction is stored (maybe not yet
+ * broadcast), with those of its nonce it replaced at lower fees. succeeded: mined successfully. failed: will never be mined; the partner got the ticket back.
  */
 export type GrantStatus = (typeof GRANT_STATUSES)[number];
 
@@ -30,6 +30,13 @@ export class PartnerGrantEntity {
 
   @Column({ name: 'raw_tx', type: 'text', nullable: true })
   rawTx!: string | null;
+
+  /** Earlier transactions of the grant (same nonce, lower fees) that `tx_hash` replaced; any may be mined instead. */
+  @Column({ name: 'replaced_tx_hashes', type: 'text', array: true, default: () => "'{}'" })
+  replacedTxHashes!: string[];
+
+  @Column({ name: 'tx_signed_at', type: 'timestamptz', nullable: true })
+  txSignedAt!: Date | null;
 
   @Column({ type: 'text', nullable: true })
   error!: string | null;

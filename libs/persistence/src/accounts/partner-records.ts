@@ -29,6 +29,13 @@ export interface GrantRecord {
   txHash: Hex | null;
   /** The signed transaction, kept from the moment it is signed so a retry re-broadcasts exactly it. */
   rawTx: Hex | null;
+  /**
+   * Transactions signed for the grant before `txHash`, with its nonce at lower fees: a replacement does
+   * not unsend them, so until one transaction of the nonce is mined, any of these may be the one.
+   */
+  replacedTxHashes: Hex[];
+  /** When `txHash` was signed (null for grants sent before this was kept). */
+  txSignedAt: Date | null;
   error: string | null;
   createdAt: Date;
   updatedAt: Date;
@@ -49,6 +56,8 @@ export interface GrantRow {
   status: GrantStatus;
   tx_hash: string | null;
   raw_tx: string | null;
+  replaced_tx_hashes: string[];
+  tx_signed_at: Date | null;
   error: string | null;
   created_at: Date;
   updated_at: Date;
@@ -75,6 +84,8 @@ export function toGrantRecord(row: GrantRow): GrantRecord {
     status: row.status,
     txHash: row.tx_hash as Hex | null,
     rawTx: row.raw_tx as Hex | null,
+    replacedTxHashes: row.replaced_tx_hashes as Hex[],
+    txSignedAt: row.tx_signed_at,
     error: row.error,
     createdAt: row.created_at,
     updatedAt: row.updated_at,

@@ -83,7 +83,7 @@ describe('PartnersService (Postgres)', () => {
       earlier: first.grant,
     });
     await partners.markSent(first.grant.id, HASH, '0x02f8');
-    await partners.markSucceeded(first.grant.id);
+    await partners.markSucceeded(first.grant.id, HASH);
     expect(await partners.reserve(record.id, wallet(1))).toEqual({ reserved: false, reason: 'wallet_limit_reached' });
     expect(await partners.eligibility(record.id, wallet(1))).toEqual({
       eligible: false,
@@ -103,7 +103,7 @@ describe('PartnersService (Postgres)', () => {
     if (!first.reserved) throw new Error('expected a reservation');
     await partners.oweOutcome(first.grant.id);
     await partners.markSent(first.grant.id, HASH, '0x02f8');
-    await partners.markSucceeded(first.grant.id);
+    await partners.markSucceeded(first.grant.id, HASH);
     // retries (two at once, say) get the purchase that ended, not a second ticket, until its receipt is given
     const owed = { reserved: false, earlier: { id: first.grant.id, status: 'succeeded', txHash: HASH } };
     expect(await partners.reserve(record.id, wallet(1))).toMatchObject(owed);
@@ -125,7 +125,7 @@ describe('PartnersService (Postgres)', () => {
     // owed an hour ago or more: that POST is another request, it buys
     await partners.oweOutcome(other.grant.id);
     await partners.markSent(other.grant.id, HASH, '0x02f8');
-    await partners.markSucceeded(other.grant.id);
+    await partners.markSucceeded(other.grant.id, HASH);
     await dataSource.query(
       `UPDATE lottery_accounts.partner_grants SET outcome_owed_since = now() - interval '61 minutes' WHERE id = $1`,
       [other.grant.id],
@@ -148,19 +148,66 @@ describe('PartnersService (Postgres)', () => {
     );
   });
 
+  it('replaces a sent transaction by one of higher fees, and settles by whichever of them was mined', async () => {
+    const { record } = await partners.create({ name: 'fees', quantity: 2, perWalletMax: 1 });
+    const [first, second, third] = ['01', '02', '03'].map((b) => `0x${b.repeat(32)}`);
+    const sent = async (w: string) => {
+      const reservation = await partners.reserve(record.id, w);
+      if (!reservation.reserved) throw new Error('expected a reservation');
+      await partners.markSent(reservation.grant.id, first, '0x02f801');
+      return reservation.grant.id;
+    };
+    const id = await sent(wallet(8));
+    const signedAt = (await partners.grant(id))?.txSignedAt;
+    expect(signedAt).toBeInstanceOf(Date);
+    // only from the transaction it holds: a stale worker replacing another changes nothing
+    expect(await partners.replaceTx(id, third, second, '0x02f802')).toBe(false);
+    expect(await partners.replaceTx(id, first, second, '0x02f802')).toBe(true);
+    expect(await partners.replaceTx(id, second, third, '0x02f803')).toBe(true);
+    expect(await partners.grant(id)).toMatchObject({
+      status: 'sent',
+      txHash: third,
+      rawTx: '0x02f803',
+      replacedTxHashes: [first, second],
+    });
+    expect((await partners.grant(id))?.txSignedAt?.getTime()).toBeGreaterThanOrEqual(signedAt?.getTime() ?? 0);
+    // the first one was mined after all: it is the receipt, and the unmined ones are the replaced
+    expect(await partners.markSucceeded(id, `0x${'04'.repeat(32)}`)).toBe(false);
+    expect(await partners.markSucceeded(id, first)).toBe(true);
+    expect(await partners.markSucceeded(id, first)).toBe(true);
+    expect(await partners.markSucceeded(id, third)).toBe(false);
+    expect(await partners.grant(id)).toMatchObject({
+      status: 'succeeded',
+      txHash: first,
+      replacedTxHashes: [second, third],
+    });
+    expect(await partners.replaceTx(id, first, second, '0x02f802')).toBe(false);
+    // succeeded by its own transaction, the replaced ones stay as they were
+    const other = await sent(wallet(9));
+    await partners.replaceTx(other, first, second, '0x02f802');
+    expect(await partners.markSucceeded(other, second)).toBe(true);
+    expect(await partners.grant(other)).toMatchObject({ txHash: second, replacedTxHashes: [first] });
+  });
+
   it('moves a grant pending → sent → succeeded, each step once', async () => {
     const { record } = await partners.create({ name: 'flow', quantity: 1, perWalletMax: 1 });
     const reservation = await partners.reserve(record.id, wallet(7));
     if (!reservation.reserved) throw new Error('expected a reservation');
     const id = reservation.grant.id;
-    expect(await partners.markSucceeded(id)).toBe(false);
+    expect(await partners.markSucceeded(id, HASH)).toBe(false);
     expect(await partners.markSent(id, HASH, '0x02f8')).toBe(true);
     expect(await partners.markSent(id, HASH, '0x02f8')).toBe(false);
     expect(await partners.release(id, 'lost?', { onlyIfPending: true })).toBe(false);
-    expect(await partners.markSucceeded(id)).toBe(true);
-    expect(await partners.markSucceeded(id)).toBe(true);
+    expect(await partners.markSucceeded(id, HASH)).toBe(true);
+    expect(await partners.markSucceeded(id, HASH)).toBe(true);
     expect(await partners.release(id, 'too late')).toBe(false);
-    expect(await partners.grant(id)).toMatchObject({ status: 'succeeded', txHash: HASH, rawTx: '0x02f8', error: null });
+    expect(await partners.grant(id)).toMatchObject({
+      status: 'succeeded',
+      txHash: HASH,
+      rawTx: '0x02f8',
+      replacedTxHashes: [],
+      error: null,
+    });
     expect((await partners.get(record.id)).quantityLeft).toBe(0);
     expect(await partners.unfinishedGrants()).not.toContainEqual(expect.objectContaining({ id }));
   });

@@ -13,6 +13,7 @@ import {
   lockPartner,
   markGrantSent,
   markGrantSucceeded,
+  replaceGrantTx,
   findOwedGrant,
   giveGrantReceipt,
   oweGrantOutcome,
@@ -260,8 +261,14 @@ export class PartnersService {
     return markGrantSent(this.dataSource.manager, id, txHash.toLowerCase(), rawTx);
   }
 
-  markSucceeded(id: string): Promise<boolean> {
-    return markGrantSucceeded(this.dataSource.manager, id);
+  /** The grant's transaction `fromHash`, not mined, replaced by `txHash` (its nonce at higher fees). */
+  replaceTx(id: string, fromHash: string, txHash: string, rawTx: string): Promise<boolean> {
+    return replaceGrantTx(this.dataSource.manager, id, fromHash.toLowerCase(), txHash.toLowerCase(), rawTx);
+  }
+
+  /** Succeeded by `txHash`: the grant's transaction, or one it replaced. */
+  markSucceeded(id: string, txHash: string): Promise<boolean> {
+    return markGrantSucceeded(this.dataSource.manager, id, txHash.toLowerCase());
   }
 
   /**

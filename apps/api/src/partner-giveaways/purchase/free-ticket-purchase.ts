@@ -12,6 +12,18 @@ export interface PurchaseTimings {
   receiptPollMs: number;
   /** First delay between retries of a failed RPC call; it doubles up to 20 times this. */
   rpcRetryBaseMs: number;
+  /**
+   * How long a transaction waits unmined before its fees are compared with the network's (and then
+   * again as often), to replace it when the network's rose past them.
+   */
+  feeBumpAfterMs: number;
+}
+
+/** A sent grant's newest transaction, when it was signed (ms), and the ones it replaced. */
+interface Sent {
+  tx: SignedPurchase;
+  signedAt: number;
+  replaced: readonly Hex[];
 }
 
 const isSettled = (grant: GrantRecord) => grant.status === 'succeeded' || grant.status === 'failed';
@@ -22,11 +34,12 @@ const isSettled = (grant: GrantRecord) => grant.status === 'succeeded' || grant.
  *
  * - pending: simulate; a revert releases the grant. Otherwise sign, and store the signed transaction
  *   (→ sent) before broadcasting it. Only one worker can move the grant to sent.
- * - sent: if the transaction is mined, settle by its receipt; otherwise broadcast the same bytes again and
- *   wait for the receipt. Released only when it can never be mined: the node refuses it and the chain has
- *   used its nonce for another transaction, a few blocks deep (TicketBuyerChain.refusedFate). Any other
- *   refusal (no funds, a full pool, a rate limit) leaves it sent, to be broadcast again by a later
- *   attempt or by recovery.
+ * - sent: if one of its transactions is mined, settle by its receipt; otherwise broadcast the same bytes
+ *   again and wait for the receipt, replacing the transaction by one of the same nonce at higher fees
+ *   while the network's fees are above its own. Released only when none can ever be mined: the node
+ *   refuses it and the chain has used its nonce for another transaction, a few blocks deep
+ *   (TicketBuyerChain.refusedFate). Any other refusal (no funds, a full pool, a rate limit, fees under
+ *   the base fee) leaves it sent, to be broadcast again, or replaced, by a later attempt or by recovery.
  *
  * Transport failures and a busy node's "not now" are retried within the attempt; what the node answers is final.
  */
@@ -63,7 +76,13 @@ export class FreeTicketPurchase {
     const grant = await this.ledger.grant(grantId);
     if (!grant || isSettled(grant)) return;
     if (grant.status === 'sent' && grant.txHash && grant.rawTx) {
-      return this.settle(grant, { hash: grant.txHash, raw: grant.rawTx }, signal);
+      const tx = { hash: grant.txHash, raw: grant.rawTx };
+      // signed before its time was kept: it has waited long enough
+      return this.settle(
+        grant,
+        { tx, replaced: grant.replacedTxHashes, signedAt: grant.txSignedAt?.getTime() ?? 0 },
+        signal,
+      );
     }
     const prepared = await this.rpc(
       'prepare purchase',
@@ -76,7 +95,7 @@ export class FreeTicketPurchase {
     }
     // Another worker moved the grant on (a stalled job picked up twice): its transaction is the one.
     if (!(await this.ledger.markSent(grant.id, prepared.signed.hash, prepared.signed.raw))) return;
-    await this.settle(grant, prepared.signed, signal);
+    await this.settle(grant, { tx: prepared.signed, replaced: [], signedAt: Date.now() }, signal);
   }
 
   /** After the last attempt: a grant nothing was signed for goes back to the partner; a sent one waits for recovery. */
@@ -87,48 +106,71 @@ export class FreeTicketPurchase {
     }
   }
 
-  private async settle(grant: GrantRecord, tx: SignedPurchase, signal: AbortSignal): Promise<void> {
-    let status = await this.rpc('receipt lookup', () => this.chain.minedStatus(tx.hash), signal);
-    if (status === null) {
-      const broadcast = await this.rpc('broadcast', () => this.chain.broadcast(tx.raw), signal);
-      if (!broadcast.accepted) {
-        // A refusal alone proves nothing: "nonce too low" also answers our own transaction mined since the
-        // lookup, and a node that is full or rate-limits may refuse what other nodes hold and will mine.
-        // Only a nonce the chain used blocks ago with no receipt of ours means it never will be mined;
-        // until then the grant stays sent and is retried.
-        const fate = await this.rpc('nonce and receipt lookup', () => this.chain.refusedFate(tx), signal);
-        if (fate === 'undecided') {
-          throw new Error(
-            `broadcast refused while its nonce is not taken for good (${broadcast.reason}); retried later`,
+  /**
+   * Until one of the grant's transactions is mined: broadcast the newest, and while none is mined, once
+   * the newest has waited `feeBumpAfterMs`, replace it when the network's fees rose past its own (stored
+   * before it is broadcast, as the first one was; the replaced ones may still be mined, and are looked for too).
+   */
+  private async settle(grant: GrantRecord, sent: Sent, signal: AbortSignal): Promise<void> {
+    let { tx, signedAt } = sent;
+    const hashes = [...sent.replaced, tx.hash];
+    let mined = await this.rpc('receipt lookup', () => this.chain.minedAmong(hashes), signal);
+    let broadcastDue = true;
+    let feesCheckedAt = -Infinity;
+    while (mined === null) {
+      const now = Date.now();
+      if (now - Math.max(signedAt, feesCheckedAt) >= this.timings.feeBumpAfterMs) {
+        feesCheckedAt = now;
+        const replacement = await this.rpc('fee check', () => this.chain.replacementFor(tx), signal);
+        if (replacement) {
+          // Another worker moved the grant on (a stalled job picked up twice): it carries on from there.
+          if (!(await this.ledger.replaceTx(grant.id, tx.hash, replacement.hash, replacement.raw))) return;
+          this.logger.info(
+            { grantId: grant.id, replaced: tx.hash, txHash: replacement.hash },
+            "free ticket purchase's fees raised to the network's: transaction replaced",
           );
+          tx = replacement;
+          hashes.push(tx.hash);
+          signedAt = Date.now();
+          broadcastDue = true;
         }
-        if (fate === 'replaced') {
-          await this.fail(
-            grant,
-            `Transaction failed: its nonce went to another transaction (${broadcast.reason})`,
-            false,
-          );
-          return;
-        }
-        status = fate;
-      } else {
-        status = await this.waitForReceipt(tx.hash, signal);
       }
-    }
-    if (status === 'success') {
-      await this.ledger.markSucceeded(grant.id);
-      this.logger.info({ grantId: grant.id, partnerId: grant.partnerId, txHash: tx.hash }, 'free ticket purchased');
-    } else {
-      await this.fail(grant, `Transaction failed: reverted on chain (${tx.hash})`, false);
-    }
-  }
-
-  private async waitForReceipt(hash: Hex, signal: AbortSignal): Promise<'success' | 'reverted'> {
-    for (;;) {
-      const status = await this.rpc('receipt lookup', () => this.chain.minedStatus(hash), signal);
-      if (status !== null) return status;
+      if (broadcastDue) {
+        broadcastDue = false;
+        const broadcast = await this.rpc('broadcast', () => this.chain.broadcast(tx.raw), signal);
+        if (!broadcast.accepted) {
+          // A refusal alone proves nothing: "nonce too low" also answers our own transaction mined since the
+          // lookup, and a node that is full or rate-limits may refuse what other nodes hold and will mine.
+          // Only a nonce the chain used blocks ago with no receipt of ours means none will be mined;
+          // until then the grant stays sent and is retried (a transaction priced under the network's
+          // fees is replaced by the next attempt).
+          const fate = await this.rpc('nonce and receipt lookup', () => this.chain.refusedFate(tx, hashes), signal);
+          if (fate === 'undecided') {
+            throw new Error(
+              `broadcast refused while its nonce is not taken for good (${broadcast.reason}); retried later`,
+            );
+          }
+          if (fate === 'replaced') {
+            await this.fail(
+              grant,
+              `Transaction failed: its nonce went to another transaction (${broadcast.reason})`,
+              false,
+            );
+            return;
+          }
+          mined = fate;
+          break;
+        }
+      }
       await new Promise((resolve) => setTimeout(resolve, this.timings.receiptPollMs));
       if (signal.aborted) throw new AbortedError();
+      mined = await this.rpc('receipt lookup', () => this.chain.minedAmong(hashes), signal);
+    }
+    if (mined.status === 'success') {
+      await this.ledger.markSucceeded(grant.id, mined.hash);
+      this.logger.info({ grantId: grant.id, partnerId: grant.partnerId, txHash: mined.hash }, 'free ticket purchased');
+    } else {
+      await this.fail(grant, `Transaction failed: reverted on chain (${mined.hash})`, false);
     }
   }
 

@@ -8,6 +8,8 @@ const grant = (status: GrantRecord['status']): GrantRecord => ({
   status,
   txHash: status === 'succeeded' ? `0x${'a'.repeat(64)}` : null,
   rawTx: null,
+  replacedTxHashes: [],
+  txSignedAt: null,
   error: null,
   createdAt: new Date(0),
   updatedAt: new Date(0),

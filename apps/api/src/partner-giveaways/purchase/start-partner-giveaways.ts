@@ -20,6 +20,8 @@ export interface PurchaseTuning {
   /** One JSON-RPC call's timeout (a hung node counts as a transport failure, retried). */
   rpcTimeoutMs: number;
   rpcRetryBaseMs: number;
+  /** How long a transaction waits unmined before its fees are compared with the network's. */
+  feeBumpAfterMs: number;
   /** Whether this process signs (runs the worker); replicas that only take requests can leave it off. */
   runWorker: boolean;
 }
@@ -32,6 +34,7 @@ export const DEFAULT_PURCHASE_TUNING: PurchaseTuning = {
   receiptPollMs: 500,
   rpcTimeoutMs: 10_000,
   rpcRetryBaseMs: 100,
+  feeBumpAfterMs: 15_000,
   runWorker: true,
 };
 
@@ -61,6 +64,7 @@ export function startPartnerGiveaways(options: GiveawaysRuntimeOptions): Giveawa
     attemptTimeoutMs: config.jobTimeoutMs,
     receiptPollMs: tuning.receiptPollMs,
     rpcRetryBaseMs: tuning.rpcRetryBaseMs,
+    feeBumpAfterMs: tuning.feeBumpAfterMs,
   });
 
   let queue: PurchaseQueue;

@@ -25,6 +25,19 @@ export interface SignedPurchase {
 export type PreparedPurchase = { ok: true; signed: SignedPurchase } | { ok: false; reason: string };
 export type BroadcastOutcome = { accepted: true } | { accepted: false; reason: string };
 export type MinedStatus = 'success' | 'reverted';
+/** Which of a grant's transactions (one nonce: at most one is ever mined) was mined, and how it ended. */
+export interface Mined {
+  hash: Hex;
+  status: MinedStatus;
+}
+
+/**
+ * A replacement raises both fees by at least this much (per mille) over the transaction it replaces: nodes
+ * refuse a replacement under +10 % on either (geth's and reth's price bump), and +12.5 % leaves rounding room.
+ */
+const REPLACEMENT_BUMP_PER_MILLE = 1125n;
+const bumped = (fee: bigint) => (fee * REPLACEMENT_BUMP_PER_MILLE + 999n) / 1000n;
+const max = (a: bigint, b: bigint) => (a > b ? a : b);
 
 /** Gas estimates can move a little between estimation and mining (the random picks differ per nonce). */
 const GAS_HEADROOM_PERCENT = 125n;
@@ -37,7 +50,7 @@ const GAS_HEADROOM_PERCENT = 125n;
 export const REPLACED_AFTER_BLOCKS = 3n;
 
 /** What became of a transaction whose broadcast the node refused. */
-export type RefusedFate = MinedStatus | 'replaced' | 'undecided';
+export type RefusedFate = Mined | 'replaced' | 'undecided';
 
 /**
  * The one chain conversation of the giveaway: simulate `buyTickets(1, wallet, [], [], source)` on the
@@ -128,27 +141,61 @@ export class TicketBuyerChain {
   }
 
   /**
-   * After a refused broadcast: mined (by its receipt), or replaced when the chain had used its nonce
-   * REPLACED_AFTER_BLOCKS blocks below the head and still holds no receipt of ours (it can never be mined),
-   * or undecided. The nonce and the receipt are asked in one batch, so one node answers both: it has the
-   * block the nonce was counted at, so it would have our receipt had ours used the nonce.
+   * `tx` signed again, same nonce and call, at fees the network now asks when they exceed its own (each
+   * at least REPLACEMENT_BUMP_PER_MILLE of its own, which nodes require of a replacement); null while its
+   * fees still meet the network's.
    */
-  async refusedFate(tx: SignedPurchase): Promise<RefusedFate> {
+  async replacementFor(tx: SignedPurchase): Promise<SignedPurchase | null> {
+    const signed = parseTransaction(tx.raw);
+    const { nonce, gas, to, data, maxFeePerGas, maxPriorityFeePerGas } = signed;
+    if (nonce === undefined || gas === undefined || maxFeePerGas === undefined || maxPriorityFeePerGas === undefined)
+      throw new Error('the signed purchase is no EIP-1559 transaction with a nonce and gas');
+    const asked = await this.client.estimateFeesPerGas();
+    if (asked.maxFeePerGas <= maxFeePerGas && asked.maxPriorityFeePerGas <= maxPriorityFeePerGas) return null;
+    const tip = max(asked.maxPriorityFeePerGas, bumped(maxPriorityFeePerGas));
+    const raw = await this.operator.signTransaction({
+      type: 'eip1559',
+      chainId: this.config.chainId,
+      nonce,
+      to,
+      data,
+      value: 0n,
+      gas,
+      maxFeePerGas: max(max(asked.maxFeePerGas, bumped(maxFeePerGas)), tip),
+      maxPriorityFeePerGas: tip,
+    });
+    return { raw, hash: keccak256(raw) };
+  }
+
+  /**
+   * After a refused broadcast of `tx`, the newest of `hashes` (a grant's transactions, one nonce): one of
+   * them mined (by its receipt), or replaced when the chain had used their nonce REPLACED_AFTER_BLOCKS
+   * blocks below the head and still holds no receipt of ours (none can be mined any more), or undecided.
+   * The nonce and the receipts are asked in one batch, so one node answers all: it has the block the
+   * nonce was counted at, so it would have our receipt had one of ours used the nonce.
+   */
+  async refusedFate(tx: SignedPurchase, hashes: readonly Hex[]): Promise<RefusedFate> {
     const { nonce } = parseTransaction(tx.raw);
     if (nonce === undefined) throw new Error('the signed purchase carries no nonce');
     const head = await this.client.getBlockNumber({ cacheTime: 0 });
     if (head < REPLACED_AFTER_BLOCKS) return 'undecided';
-    const [count, status] = await Promise.all([
+    const [count, mined] = await Promise.all([
       this.batched.getTransactionCount({ address: this.operator.address, blockNumber: head - REPLACED_AFTER_BLOCKS }),
-      this.statusOn(this.batched, tx.hash),
+      this.minedOn(this.batched, hashes),
     ]);
-    if (status !== null) return status;
+    if (mined !== null) return mined;
     return count > nonce ? 'replaced' : 'undecided';
   }
 
-  /** The mined status, or null while the transaction is not mined (or unknown to the node). */
-  minedStatus(hash: Hex): Promise<MinedStatus | null> {
-    return this.statusOn(this.client, hash);
+  /** The one of `hashes` that was mined, or null while none is (or the node knows none). */
+  minedAmong(hashes: readonly Hex[]): Promise<Mined | null> {
+    return this.minedOn(this.client, hashes);
+  }
+
+  private async minedOn(client: PublicClient, hashes: readonly Hex[]): Promise<Mined | null> {
+    const statuses = await Promise.all(hashes.map((hash) => this.statusOn(client, hash)));
+    const index = statuses.findIndex((status) => status !== null);
+    return index < 0 ? null : { hash: hashes[index], status: statuses[index] as MinedStatus };
   }
 
   private async statusOn(client: PublicClient, hash: Hex): Promise<MinedStatus | null> {

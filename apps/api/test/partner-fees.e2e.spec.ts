@@ -1,0 +1,127 @@
+import type { Hex } from '@lottery/domain';
+import { eventually, rpcCall, testWallets } from '@lottery/pipeline-testing';
+import { keccak256, parseTransaction, toHex, TransactionReceiptNotFoundError } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { PartnerHarness, post } from './support/partner-harness';
+
+jest.setTimeout(60_000);
+
+/** How long a test waits for the signer to reach a state. */
+const PATIENCE_MS = 20_000;
+
+// On a chain of the suite's own: mining is stopped and the base fee raised under the signer's transaction.
+describe('partner free tickets when the network fees rise past a sent transaction', () => {
+  let harness: PartnerHarness;
+  const rpc = (method: string, params: unknown[] = []) => rpcCall(harness.chain.config.rpcUrl, method, params);
+  const inPool = (hash: string) =>
+    eventually(
+      async () => (await rpc('eth_getTransactionByHash', [hash])) !== null,
+      `${hash} in the pool`,
+      PATIENCE_MS,
+    );
+  const hasNoReceipt = (hash: Hex) =>
+    harness.chain.client.getTransactionReceipt({ hash }).then(
+      () => false,
+      (error: unknown) => error instanceof TransactionReceiptNotFoundError,
+    );
+
+  beforeAll(async () => {
+    harness = await PartnerHarness.start('partner_fees');
+  });
+  afterEach(async () => {
+    await harness?.stopStarted();
+    await rpc('evm_setAutomine', [true]);
+  });
+  afterAll(() => harness?.close());
+
+  /** A partner's POST for a fresh wallet, with mining stopped, once its transaction is in the pool. */
+  const sentWhileMiningStops = async (seed: number, jobTimeoutMs = harness.chain.config.jobTimeoutMs) => {
+    const runtime = harness.runtime({ redis: null, config: { jobTimeoutMs }, tuning: { feeBumpAfterMs: 300 } });
+    const api = await harness.api(runtime);
+    const { key, record } = await harness.partners.create({ name: `fees ${seed}`, quantity: 1, perWalletMax: 1 });
+    const [wallet] = testWallets(1, seed);
+    const nonce = await harness.chain.operatorNonce();
+    await rpc('evm_setAutomine', [false]);
+    const answer = post(api, key, wallet);
+    const sent = await eventually(
+      async () => {
+        const [grant] = await harness.partners.grants({ partnerId: record.id });
+        return grant?.status === 'sent' && grant;
+      },
+      'the grant sent',
+      PATIENCE_MS,
+    );
+    await inPool(sent.txHash as Hex);
+    return { answer, sent, partnerId: record.id, nonce };
+  };
+
+  it("replaces it by the network's fees, and the POST answers the replacement's receipt", async () => {
+    const { answer, sent, partnerId, nonce } = await sentWhileMiningStops(41);
+    const offered = parseTransaction(sent.rawTx as Hex);
+    // a block whose base fee is twice what the transaction offers at most: it stays in the pool
+    await rpc('anvil_setNextBlockBaseFeePerGas', [toHex((offered.maxFeePerGas as bigint) * 2n)]);
+    await rpc('evm_mine');
+    expect(await hasNoReceipt(sent.txHash as Hex)).toBe(true);
+
+    const replaced = await eventually(
+      async () => {
+        const grant = await harness.partners.grant(sent.id);
+        return grant !== null && grant.txHash !== sent.txHash && grant;
+      },
+      'the transaction replaced',
+      PATIENCE_MS,
+    );
+    expect(replaced).toMatchObject({ status: 'sent', replacedTxHashes: [sent.txHash] });
+    const replacement = parseTransaction(replaced.rawTx as Hex);
+    expect(replacement.nonce).toBe(offered.nonce);
+    expect(replacement.maxFeePerGas).toBeGreaterThan((offered.maxFeePerGas as bigint) * 2n);
+    await inPool(replaced.txHash as Hex);
+    await rpc('evm_mine');
+
+    expect((await answer).json()).toEqual({
+      success: true,
+      receipt: replaced.txHash,
+      message: 'Free ticket purchased',
+    });
+    expect(await harness.chain.operatorNonce()).toBe(nonce + 1);
+    expect(await hasNoReceipt(sent.txHash as Hex)).toBe(true);
+    await harness.expectConsistent(partnerId, 1);
+  });
+
+  it('settles by a replaced transaction mined after all, instead of taking its nonce for lost to another', async () => {
+    const { answer, sent, partnerId, nonce } = await sentWhileMiningStops(42, 1_000);
+    // The signer stored a replacement and stopped before broadcasting it; then the first one was mined.
+    expect((await answer).statusCode).toBe(504);
+    await harness.stopStarted();
+    const first = parseTransaction(sent.rawTx as Hex);
+    const raw = await privateKeyToAccount(harness.chain.config.operatorPrivateKey).signTransaction({
+      type: 'eip1559',
+      chainId: first.chainId as number,
+      nonce: first.nonce,
+      to: first.to as Hex,
+      data: first.data,
+      gas: first.gas,
+      maxFeePerGas: (first.maxFeePerGas as bigint) * 2n,
+      maxPriorityFeePerGas: (first.maxPriorityFeePerGas as bigint) * 2n,
+    });
+    expect(await harness.partners.replaceTx(sent.id, sent.txHash as Hex, keccak256(raw), raw)).toBe(true);
+    await rpc('evm_mine');
+    // deep enough that the chain's nonce count alone would call the unsent replacement lost to another
+    await rpc('anvil_mine', ['0x4']);
+    await rpc('evm_setAutomine', [true]);
+    expect(await hasNoReceipt(sent.txHash as Hex)).toBe(false);
+
+    harness.runtime({ redis: null });
+    const settled = await eventually(
+      async () => {
+        const grant = await harness.partners.grant(sent.id);
+        return grant?.status !== 'sent' && grant;
+      },
+      'the grant settled',
+      PATIENCE_MS,
+    );
+    expect(settled).toMatchObject({ status: 'succeeded', txHash: sent.txHash, replacedTxHashes: [keccak256(raw)] });
+    expect(await harness.chain.operatorNonce()).toBe(nonce + 1);
+    await harness.expectConsistent(partnerId, 1);
+  });
+});
