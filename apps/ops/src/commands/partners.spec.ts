@@ -77,7 +77,7 @@ describe('ops partners', () => {
     ]);
     expect(JSON.stringify(all)).not.toMatch(/signed-transaction|the-replacement/);
     expect((await ops('grants', String(id), '--wallet', a)).trim().split('\n')[0]).toMatch(
-      new RegExp(` succeeded {2}tx ${replacement} {2}replacing ${txHash}$`),
+      new RegExp(` succeeded {2}tx ${replacement} {2}same nonce ${txHash}$`),
     );
     const text = await ops('grants', String(id), '--wallet', b.toUpperCase().replace('0X', '0x'));
     expect(text.trim().split('\n')).toEqual([

@@ -34,10 +34,10 @@ function shownGrant(g: GrantRecord): ShownGrant {
 
 function describeGrant(g: GrantRecord): string {
   const tx = g.txHash ? `  tx ${g.txHash}` : '';
-  // earlier transactions of the grant's nonce at lower fees, replaced as the network's fees rose
-  const replaced = g.replacedTxHashes.length ? `  replacing ${g.replacedTxHashes.join(', ')}` : '';
+  // the grant's other transactions of its nonce (replaced as the network's fees rose; unmined once it succeeded)
+  const others = g.replacedTxHashes.length ? `  same nonce ${g.replacedTxHashes.join(', ')}` : '';
   const error = g.error ? `  error: ${g.error}` : '';
-  return `${g.createdAt.toISOString()}  ${g.id}  ${g.wallet}  ${g.status}${tx}${replaced}${error}`;
+  return `${g.createdAt.toISOString()}  ${g.id}  ${g.wallet}  ${g.status}${tx}${others}${error}`;
 }
 
 /** `ops partners …`: partner accounts of the free ticket API (keys stored hashed, shown once). */

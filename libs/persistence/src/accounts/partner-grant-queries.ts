@@ -193,18 +193,22 @@ export async function markGrantSucceeded(manager: EntityManager, id: string, txH
   return updated.length === 1;
 }
 
-/** Any unfinished state among `from` → failed, giving the partner its ticket back; false if nothing changed. */
+/**
+ * Any unfinished state among `from` → failed, giving the partner its ticket back; false if nothing
+ * changed. With `txHash`, only while that is the grant's newest transaction.
+ */
 export async function failGrant(
   manager: EntityManager,
   id: string,
   error: string,
   from: readonly ('pending' | 'sent')[],
+  txHash?: string,
 ): Promise<boolean> {
   const [failed] = await rows<{ partner_id: number }>(
     manager,
     `UPDATE ${GRANTS} SET status = 'failed', error = $2, updated_at = now()
-      WHERE id = $1 AND status = ANY($3::text[]) RETURNING partner_id`,
-    [id, error, from],
+      WHERE id = $1 AND status = ANY($3::text[]) AND ($4::text IS NULL OR tx_hash = $4) RETURNING partner_id`,
+    [id, error, from, txHash ?? null],
   );
   if (!failed) return false;
   await manager.query(`UPDATE ${PARTNERS} SET quantity_left = quantity_left + 1, updated_at = now() WHERE id = $1`, [

@@ -5,7 +5,7 @@ export const GRANT_STATUSES = ['pending', 'sent', 'succeeded', 'failed'] as cons
 
 /**
  * pending: reserved, nothing signed yet. sent: its signed transaction is stored (maybe not yet
- * broadcast), with those of its nonce it replaced at lower fees. succeeded: mined successfully. failed: will never be mined; the partner got the ticket back.
+ * broadcast), with the others of its nonce (replaced as the network's fees rose). succeeded: mined successfully. failed: will never be mined; the partner got the ticket back.
  */
 export type GrantStatus = (typeof GRANT_STATUSES)[number];
 
@@ -31,7 +31,7 @@ export class PartnerGrantEntity {
   @Column({ name: 'raw_tx', type: 'text', nullable: true })
   rawTx!: string | null;
 
-  /** Earlier transactions of the grant (same nonce, lower fees) that `tx_hash` replaced; any may be mined instead. */
+  /** The grant's other transactions of its nonce: replaced by `tx_hash` while sent (any may be mined instead), unmined once it succeeded. */
   @Column({ name: 'replaced_tx_hashes', type: 'text', array: true, default: () => "'{}'" })
   replacedTxHashes!: string[];
 

@@ -30,8 +30,8 @@ export interface GrantRecord {
   /** The signed transaction, kept from the moment it is signed so a retry re-broadcasts exactly it. */
   rawTx: Hex | null;
   /**
-   * Transactions signed for the grant before `txHash`, with its nonce at lower fees: a replacement does
-   * not unsend them, so until one transaction of the nonce is mined, any of these may be the one.
+   * The grant's other transactions of its nonce. While it is sent: those `txHash` replaced at higher fees
+   * (a replacement does not unsend them: until one is mined, any may be). Once it succeeded: the unmined ones.
    */
   replacedTxHashes: Hex[];
   /** When `txHash` was signed (null for grants sent before this was kept). */

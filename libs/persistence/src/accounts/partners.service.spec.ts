@@ -171,6 +171,13 @@ describe('PartnersService (Postgres)', () => {
       replacedTxHashes: [first, second],
     });
     expect((await partners.grant(id))?.txSignedAt?.getTime()).toBeGreaterThanOrEqual(signedAt?.getTime() ?? 0);
+    // a worker that knew only an older transaction releases nothing
+    expect(await partners.release(id, 'its nonce went to another transaction', { onlyIfTxHash: second })).toBe(false);
+    for (const bad of [`ARRAY[NULL]::text[]`, `ARRAY[ARRAY['${first}']]`, `ARRAY['0x12']`]) {
+      await expect(
+        dataSource.query(`UPDATE lottery_accounts.partner_grants SET replaced_tx_hashes = ${bad} WHERE id = $1`, [id]),
+      ).rejects.toThrow(/check constraint/);
+    }
     // the first one was mined after all: it is the receipt, and the unmined ones are the replaced
     expect(await partners.markSucceeded(id, `0x${'04'.repeat(32)}`)).toBe(false);
     expect(await partners.markSucceeded(id, first)).toBe(true);

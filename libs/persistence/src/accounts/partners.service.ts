@@ -51,6 +51,11 @@ export type Reservation =
 export interface ReleaseOptions {
   /** Release only a grant nothing was signed for yet (a caller that cannot know whether it was broadcast). */
   onlyIfPending?: boolean;
+  /**
+   * Release a sent grant only while this is its newest transaction: a worker that decided on what it
+   * knew changes nothing once another replaced that transaction (whose replacement may be mined).
+   */
+  onlyIfTxHash?: string;
 }
 
 const INT4_MAX = 2_147_483_647;
@@ -278,7 +283,7 @@ export class PartnersService {
    */
   release(id: string, error: string, options: ReleaseOptions = {}): Promise<boolean> {
     const from = options.onlyIfPending ? (['pending'] as const) : (['pending', 'sent'] as const);
-    return this.dataSource.transaction((tx) => failGrant(tx, id, error, from));
+    return this.dataSource.transaction((tx) => failGrant(tx, id, error, from, options.onlyIfTxHash?.toLowerCase()));
   }
 }
 

@@ -1,6 +1,6 @@
 import { AbortedError, partnerSource, retrying, rpcErrorSummary } from '@lottery/chain';
 import type { Hex } from '@lottery/domain';
-import type { GrantRecord } from '@lottery/persistence';
+import type { GrantRecord, ReleaseOptions } from '@lottery/persistence';
 import type { AppLogger } from '../../logger';
 import type { PartnerLedger } from '../partner-ledger';
 import { linkedAbort } from './linked-abort';
@@ -90,7 +90,7 @@ export class FreeTicketPurchase {
       signal,
     );
     if (!prepared.ok) {
-      await this.fail(grant, `Transaction simulation failed: ${prepared.reason}`, true);
+      await this.fail(grant, `Transaction simulation failed: ${prepared.reason}`, { onlyIfPending: true });
       return;
     }
     // Another worker moved the grant on (a stalled job picked up twice): its transaction is the one.
@@ -121,7 +121,7 @@ export class FreeTicketPurchase {
       const now = Date.now();
       if (now - Math.max(signedAt, feesCheckedAt) >= this.timings.feeBumpAfterMs) {
         feesCheckedAt = now;
-        const replacement = await this.rpc('fee check', () => this.chain.replacementFor(tx), signal);
+        const replacement = await this.replacementFor(grant, tx);
         if (replacement) {
           // Another worker moved the grant on (a stalled job picked up twice): it carries on from there.
           if (!(await this.ledger.replaceTx(grant.id, tx.hash, replacement.hash, replacement.raw))) return;
@@ -151,11 +151,10 @@ export class FreeTicketPurchase {
             );
           }
           if (fate === 'replaced') {
-            await this.fail(
-              grant,
-              `Transaction failed: its nonce went to another transaction (${broadcast.reason})`,
-              false,
-            );
+            // unless another worker replaced `tx` meanwhile (a signer whose lock's session was lost)
+            await this.fail(grant, `Transaction failed: its nonce went to another transaction (${broadcast.reason})`, {
+              onlyIfTxHash: tx.hash,
+            });
             return;
           }
           mined = fate;
@@ -166,16 +165,34 @@ export class FreeTicketPurchase {
       if (signal.aborted) throw new AbortedError();
       mined = await this.rpc('receipt lookup', () => this.chain.minedAmong(hashes), signal);
     }
-    if (mined.status === 'success') {
-      await this.ledger.markSucceeded(grant.id, mined.hash);
-      this.logger.info({ grantId: grant.id, partnerId: grant.partnerId, txHash: mined.hash }, 'free ticket purchased');
+    if (mined.status === 'reverted') {
+      await this.fail(grant, `Transaction failed: reverted on chain (${mined.hash})`);
+      return;
+    }
+    const facts = { grantId: grant.id, partnerId: grant.partnerId, txHash: mined.hash };
+    if (await this.ledger.markSucceeded(grant.id, mined.hash)) {
+      this.logger.info(facts, 'free ticket purchased');
     } else {
-      await this.fail(grant, `Transaction failed: reverted on chain (${mined.hash})`, false);
+      // the chain and the ledger disagree: only an operator can tell which ticket to count
+      this.logger.error(facts, 'free ticket purchased, but its grant no longer takes the receipt (released?)');
     }
   }
 
-  private async fail(grant: GrantRecord, error: string, onlyIfPending: boolean): Promise<void> {
-    await this.ledger.release(grant.id, error, { onlyIfPending });
+  /**
+   * The fee check is tried once per round: a node failing it (or a transaction it cannot read) must not
+   * hold off the receipt lookups and rebroadcasts the purchase needs more.
+   */
+  private async replacementFor(grant: GrantRecord, tx: SignedPurchase): Promise<SignedPurchase | null> {
+    try {
+      return await this.chain.replacementFor(tx);
+    } catch (error) {
+      this.logger.warn({ grantId: grant.id, txHash: tx.hash, err: error }, 'fee check failed; tried again later');
+      return null;
+    }
+  }
+
+  private async fail(grant: GrantRecord, error: string, options: ReleaseOptions = {}): Promise<void> {
+    if (!(await this.ledger.release(grant.id, error, options))) return;
     this.logger.warn(
       { grantId: grant.id, partnerId: grant.partnerId, error },
       'free ticket purchase failed; reservation released',

@@ -32,12 +32,17 @@ export interface Mined {
 }
 
 /**
- * A replacement raises both fees by at least this much (per mille) over the transaction it replaces: nodes
- * refuse a replacement under +10 % on either (geth's and reth's price bump), and +12.5 % leaves rounding room.
+ * A replacement raises both fees by at least this much (per mille) over the transaction it replaces, and
+ * by 1 wei at least (a zero tip): nodes refuse a replacement under +10 % on either (geth's and reth's
+ * price bump), or not above the old one; +12.5 % leaves rounding room.
  */
 const REPLACEMENT_BUMP_PER_MILLE = 1125n;
-const bumped = (fee: bigint) => (fee * REPLACEMENT_BUMP_PER_MILLE + 999n) / 1000n;
-const max = (a: bigint, b: bigint) => (a > b ? a : b);
+const bumped = (fee: bigint) => max((fee * REPLACEMENT_BUMP_PER_MILLE + 999n) / 1000n, fee + 1n);
+const max = (...fees: bigint[]) => fees.reduce((a, b) => (a > b ? a : b));
+/** The base fee rises at most 12.5 % a block (EIP-1559): a fee cap under this much of it may miss the next block. */
+const NEXT_BASE_FEE_PER_MILLE = 1125n;
+/** viem's own fee cap for a new transaction: 1.2 × the base fee, plus the tip. */
+const FEE_CAP_PER_MILLE = 1200n;
 
 /** Gas estimates can move a little between estimation and mining (the random picks differ per nonce). */
 const GAS_HEADROOM_PERCENT = 125n;
@@ -141,27 +146,36 @@ export class TicketBuyerChain {
   }
 
   /**
-   * `tx` signed again, same nonce and call, at fees the network now asks when they exceed its own (each
-   * at least REPLACEMENT_BUMP_PER_MILLE of its own, which nodes require of a replacement); null while its
-   * fees still meet the network's.
+   * `tx` signed again, same nonce and call, when the network priced it out: its fee cap would not pay the
+   * next block's base fee at its highest, or its tip is under the node's suggested one. The replacement
+   * offers what a new transaction would (viem's cap: 1.2 × the base fee + the tip), each fee at least
+   * REPLACEMENT_BUMP_PER_MILLE of its own, which nodes require of a replacement. Null while it is priced in
+   * (it waits for other reasons: a node that dropped it is given it again by the rebroadcasts).
    */
   async replacementFor(tx: SignedPurchase): Promise<SignedPurchase | null> {
     const signed = parseTransaction(tx.raw);
-    const { nonce, gas, to, data, maxFeePerGas, maxPriorityFeePerGas } = signed;
-    if (nonce === undefined || gas === undefined || maxFeePerGas === undefined || maxPriorityFeePerGas === undefined)
+    const { chainId, nonce, gas, to, data } = signed;
+    if (signed.type !== 'eip1559' || nonce === undefined || gas === undefined)
       throw new Error('the signed purchase is no EIP-1559 transaction with a nonce and gas');
-    const asked = await this.client.estimateFeesPerGas();
-    if (asked.maxFeePerGas <= maxFeePerGas && asked.maxPriorityFeePerGas <= maxPriorityFeePerGas) return null;
-    const tip = max(asked.maxPriorityFeePerGas, bumped(maxPriorityFeePerGas));
+    // viem leaves a zero fee out of the parsed transaction
+    const { maxFeePerGas = 0n, maxPriorityFeePerGas = 0n } = signed;
+    const [block, askedTip] = await Promise.all([
+      this.client.getBlock({ blockTag: 'latest' }),
+      this.client.estimateMaxPriorityFeePerGas(),
+    ]);
+    const baseFee = block.baseFeePerGas ?? 0n;
+    const pricedOut = maxFeePerGas * 1000n < baseFee * NEXT_BASE_FEE_PER_MILLE || maxPriorityFeePerGas < askedTip;
+    if (!pricedOut) return null;
+    const tip = max(askedTip, bumped(maxPriorityFeePerGas));
     const raw = await this.operator.signTransaction({
       type: 'eip1559',
-      chainId: this.config.chainId,
+      chainId: chainId ?? this.config.chainId,
       nonce,
       to,
       data,
       value: 0n,
       gas,
-      maxFeePerGas: max(max(asked.maxFeePerGas, bumped(maxFeePerGas)), tip),
+      maxFeePerGas: max((baseFee * FEE_CAP_PER_MILLE) / 1000n + tip, bumped(maxFeePerGas)),
       maxPriorityFeePerGas: tip,
     });
     return { raw, hash: keccak256(raw) };
