@@ -37,7 +37,14 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
     await buyOrder(sim, 2);
     proxy = await startRpcFaultProxy(
       f.anvil.rpcUrl,
-      { failRate: 0.2, maxLogRange: 2_000, delayRate: 0.1, delayMs: 150, nullLogTimestamps: true },
+      {
+        failRate: 0.2,
+        maxLogRange: 2_000,
+        delayRate: 0.1,
+        delayMs: 150,
+        nullLogTimestamps: true,
+        garbledLogsRate: 1,
+      },
       7,
     );
   });
@@ -56,7 +63,7 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
     );
   };
 
-  it('is exact despite 20 % failed calls, range limits and delays; a lagging node causes no revert', async () => {
+  it('is exact despite 20 % failed calls, range limits, delays, every log list answered with a log twice and two out of order; a lagging node causes no revert', async () => {
     const controller = new AbortController();
     // A first range of 2,500 blocks is refused by the provider's 2,000-block limit; the planner splits it,
     // then grows again through the empty stretch.
@@ -68,6 +75,7 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
       await caughtUp();
       expect(proxy.stats.injectedFailures).toBeGreaterThan(0);
       expect(proxy.stats.rangeRefusals).toBeGreaterThan(0);
+      expect(proxy.stats.garbledLogAnswers).toBeGreaterThan(0);
 
       // The node now reports a head 6 blocks old and lacks the newer blocks, as a lagging replica does.
       proxy.faults.lagBlocks = 6;
@@ -82,6 +90,11 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
     }
     const log = await readLogEnvelopes(f.eventLog);
     expect(log.filter((e) => e.type === 'BlocksReverted')).toEqual([]);
+    // each log once, in chain order, as appended (not only once the canonical view is taken)
+    const appended = log.flatMap((e) => (e.type === 'BlocksReverted' ? [] : [[e.blockNumber, e.logIndex]]));
+    const inChainOrder = ([block, index]: number[], k: number) =>
+      k === 0 || block > appended[k - 1][0] || (block === appended[k - 1][0] && index > appended[k - 1][1]);
+    expect(appended.filter((at, k) => !inChainOrder(at, k))).toEqual([]);
     expect(logView(log)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));
     // the logs came with "blockTimestamp": null: each event has its block's time, from the header
     const stamped = log.filter((e): e is ChainEventEnvelope => e.type !== 'BlocksReverted');

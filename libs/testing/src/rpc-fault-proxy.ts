@@ -40,6 +40,11 @@ export interface RpcFaults {
   beforeForward: ((call: RpcCall) => Promise<void>) | null;
   /** eth_getLogs answers carry `"blockTimestamp": null`, as some nodes send the field they do not fill. */
   nullLogTimestamps: boolean;
+  /**
+   * Share of eth_getLogs answers (of two logs or more) with one log repeated and two neighbours swapped,
+   * as some nodes have answered (erigon#16339: the same log twice).
+   */
+  garbledLogsRate: number;
 }
 
 /** A JSON-RPC call as the proxy receives it. */
@@ -61,6 +66,8 @@ export interface RpcFaultProxy {
     callsAboveReplica: number;
     /** eth_getLogs reaching above the lagging replica's head (logsLagBlocks), answered in part. */
     logsAboveReplica: number;
+    /** eth_getLogs answers garbled (garbledLogsRate). */
+    garbledLogAnswers: number;
   };
   close(): Promise<void>;
 }
@@ -96,6 +103,7 @@ const NONE: RpcFaults = {
   loseAnswerOf: [],
   beforeForward: null,
   nullLogTimestamps: false,
+  garbledLogsRate: 0,
 };
 
 /** An HTTP JSON-RPC proxy in front of a real node (anvil) that injects faults. */
@@ -113,6 +121,7 @@ export async function startRpcFaultProxy(
     refusals: 0,
     callsAboveReplica: 0,
     logsAboveReplica: 0,
+    garbledLogAnswers: 0,
   };
 
   const forward = async (req: RpcRequest): Promise<unknown> => {
@@ -192,6 +201,17 @@ export async function startRpcFaultProxy(
     if (req.method === 'eth_blockNumber' && state.headAheadBlocks > 0) {
       const head = Number((answered as { result: string }).result) + state.headAheadBlocks;
       return { jsonrpc: '2.0', id: req.id, result: `0x${head.toString(16)}` };
+    }
+    if (req.method === 'eth_getLogs' && state.garbledLogsRate > 0) {
+      const logs = (answered as { result?: object[] }).result;
+      if (Array.isArray(logs) && logs.length >= 2 && random() < state.garbledLogsRate) {
+        stats.garbledLogAnswers++;
+        const at = Math.floor(random() * (logs.length - 1));
+        const garbled = [...logs];
+        [garbled[at], garbled[at + 1]] = [garbled[at + 1], garbled[at]];
+        garbled.splice(Math.floor(random() * garbled.length), 0, logs[at]);
+        return { ...(answered as object), result: garbled };
+      }
     }
     if (req.method === 'eth_getLogs' && state.nullLogTimestamps) {
       const answer = answered as { result?: object[] };

@@ -49,17 +49,27 @@ const hexNumber = (n: number): Hex => `0x${n.toString(16)}`;
  */
 export const TIER_PAYOUTS_TOPIC = toEventSelector('PrizeTierPayoutsCalculated(uint256,uint256[12])');
 
-/** The logs of both filters in chain order, each once (a configured calculator's are in both). */
-function merged(ours: RawLog[], payouts: RawLog[]): MinedLog[] {
-  const seen = new Set(ours.map((l) => `${l.blockHash}:${l.logIndex}`));
-  const extra = payouts.filter((l) => !seen.has(`${l.blockHash}:${l.logIndex}`));
-  const logs =
-    extra.length === 0
-      ? ours
-      : [...ours, ...extra].sort(
-          (a, b) => Number(a.blockNumber) - Number(b.blockNumber) || Number(a.logIndex) - Number(b.logIndex),
-        );
-  return logs.map(toLog);
+/**
+ * The logs of both filters in chain order, each once: a configured calculator's are in both, and a node
+ * may answer a log twice or out of order (erigon#16339), which the log must never hold (the projector
+ * skips what is not after the last event it applied). An answer naming a block outside `within`, or one
+ * block by two hashes, is no answer for that range: refused, and asked again.
+ */
+function merged(ours: RawLog[], payouts: RawLog[], within: (log: RawLog) => boolean): MinedLog[] {
+  const byPosition = new Map<string, RawLog>();
+  const hashOf = new Map<number, string>();
+  for (const log of [...ours, ...payouts]) {
+    const block = Number(log.blockNumber);
+    const hash = log.blockHash.toLowerCase();
+    if (!within(log) || (hashOf.get(block) ?? hash) !== hash) {
+      throw new Error(`the node answered eth_getLogs with a log of block ${block} (${hash}) it was not asked for`);
+    }
+    hashOf.set(block, hash);
+    byPosition.set(`${block}:${Number(log.logIndex)}`, byPosition.get(`${block}:${Number(log.logIndex)}`) ?? log);
+  }
+  return [...byPosition.values()]
+    .sort((a, b) => Number(a.blockNumber) - Number(b.blockNumber) || Number(a.logIndex) - Number(b.logIndex))
+    .map(toLog);
 }
 
 function toBlock(raw: RawBlock | null): RpcBlock | null {
@@ -181,7 +191,8 @@ export class LotteryRpc {
     if (after.first.hash !== first.hash || ended.some((b) => b.hash !== last.hash) || outside) {
       throw new Error(`the chain changed while blocks ${from}-${to} were read`);
     }
-    return { logs: merged(ours.logs, payouts.logs), first, last };
+    const inRange = (log: RawLog) => Number(log.blockNumber) >= from && Number(log.blockNumber) <= to;
+    return { logs: merged(ours.logs, payouts.logs, inRange), first, last };
   }
 
   private async header(client: PublicClient, n: number): Promise<RpcBlock | null> {
@@ -235,7 +246,7 @@ export class LotteryRpc {
         this.floodedPayouts(error, async () => (await this.blockByHash(where.blockHash))?.number ?? null, getLogs),
       ),
     ]);
-    return merged(ours.logs, payouts.logs);
+    return merged(ours.logs, payouts.logs, (log) => log.blockHash.toLowerCase() === where.blockHash.toLowerCase());
   }
 
   /**
