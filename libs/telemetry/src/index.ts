@@ -1,4 +1,5 @@
 export * from './logger';
+export * from './hidden-urls';
 export * from './env-config';
 export * from './metrics-server';
 export * from './progress-reporter';

@@ -6,7 +6,7 @@ import { eventLogConfigFromEnv, eventLogIdentity } from '@lottery/event-log';
 import { ApiKeysService, PartnersService, withAccountsDatabase } from '@lottery/persistence';
 import { createLogger, freePort, ProgressReporter } from '@lottery/telemetry';
 import { keyPrefix } from '../connection';
-import { displayedUrl } from '../output';
+import { displayedUrl } from '@lottery/telemetry';
 import { dataDir, liveProcesses, readState, startIsRunning, statePath, stopLeftServers, writeState } from '../data-dir';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../embedded/embedded-postgres';
 import { ProcessSupervisor } from '../embedded/process-supervisor';
@@ -219,8 +219,10 @@ export async function runStart(o: StartOptions): Promise<void> {
     if (o.chainOnly) {
       // it holds the operator's private key
       if (o.deploymentEnv) {
-        writeFileSync(o.deploymentEnv, deploymentEnvFile(chain, o.advertisedRpcUrl ?? chain.rpcUrl));
-        chmodSync(o.deploymentEnv, 0o600); // also when the file was there before, written more openly
+        // it holds the operator's key: never readable by others, also not while it is written, nor when
+        // it was there before, more open (writeFileSync keeps an existing file's mode)
+        if (existsSync(o.deploymentEnv)) chmodSync(o.deploymentEnv, 0o600);
+        writeFileSync(o.deploymentEnv, deploymentEnvFile(chain, o.advertisedRpcUrl ?? chain.rpcUrl), { mode: 0o600 });
       }
       const rpcUrl = o.advertisedRpcUrl ?? chain.rpcUrl;
       if (o.json) emit('ready', { rpcUrl, chainId: chain.chainId });

@@ -5,7 +5,8 @@ import { CONNECT_TIMEOUT_MS, positionEventIdAt, readSchemaName } from '@lottery/
 import { FOLD_RULES_VERSION, otherLogSignText, signOfAnotherLog } from '@lottery/projection';
 import { databaseUrl } from '../connection';
 import { readState, runsInstanceProcess } from '../data-dir';
-import { displayedUrl, print } from '../output';
+import { displayedUrl } from '@lottery/telemetry';
+import { print } from '../output';
 import { isUndefinedTable } from '../event-log-errors';
 import { chainIdOf, eventLogConfigOf, loadPipelineEnv, rpcUrlOf } from './pipeline-env';
 import { replayLockName } from './replay';

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAddress } from 'viem';
 import { eventually } from '@lottery/pipeline-testing';
@@ -378,6 +378,8 @@ describe('npm start on a fresh checkout', () => {
       const chainCheckout = freshCheckout();
       const checkout = freshCheckout();
       const deploymentEnv = join(chainCheckout.dir, 'deployment.env');
+      // there before, readable by anyone: it is to hold the operator's key
+      writeFileSync(deploymentEnv, '', { mode: 0o644 });
       const chainArgs = ['start', '--silent', '--', '--chain-only', '--json', '--no-live', '--rounds', '2'];
       const chain = new NpmProcess(
         chainCheckout.dir,
@@ -386,6 +388,7 @@ describe('npm start on a fresh checkout', () => {
       );
       try {
         const chainReady = await readyEvent(chain);
+        expect(statSync(deploymentEnv).mode & 0o777).toBe(0o600);
         const port = await freePort();
         const env = {
           ...envFile(deploymentEnv),

@@ -1,4 +1,5 @@
-import { displayedUrl, withUrlsHidden } from './output';
+import pino from 'pino';
+import { configuredUrls, displayedUrl, urlHidingHooks, withUrlsHidden } from './hidden-urls';
 
 describe('displayedUrl', () => {
   it("shows a provider's URL without what may hold its key", () => {
@@ -48,5 +49,28 @@ describe('withUrlsHidden', () => {
     expect(withUrlsHidden('URL: http://127.0.0.1:8545/', ['http://127.0.0.1:8545'])).toBe(
       'URL: http://127.0.0.1:8545/',
     );
+  });
+});
+
+describe('urlHidingHooks', () => {
+  it("hides the configured URLs in every line a logger writes, an error's message and stack included", () => {
+    const rpcUrl = 'https://base-mainnet.g.alchemy.com/v2/SECRETKEY';
+    const urls = configuredUrls({
+      RPC_URL: rpcUrl,
+      DATABASE_URL: 'postgres://app:PASSWORD@db:5432/lottery',
+      PORT: '3000',
+    });
+    expect(urls).toEqual([rpcUrl, 'postgres://app:PASSWORD@db:5432/lottery']);
+    const lines: string[] = [];
+    const logger = pino({ ...urlHidingHooks(urls) }, { write: (line: string) => void lines.push(line) });
+    const error = new Error(`HTTP request failed.\n\nURL: ${rpcUrl}\nDetails: fetch failed`);
+    logger.warn({ err: error, db: 'postgres://app:PASSWORD@db:5432/lottery' }, `calling ${rpcUrl}`);
+    const written = lines.join('');
+    expect(written).not.toMatch(/SECRETKEY|PASSWORD/);
+    expect(JSON.parse(written)).toMatchObject({
+      msg: 'calling https://base-mainnet.g.alchemy.com/…',
+      db: 'postgres://db:5432/…',
+      err: { message: 'HTTP request failed.\n\nURL: https://base-mainnet.g.alchemy.com/…\nDetails: fetch failed' },
+    });
   });
 });
