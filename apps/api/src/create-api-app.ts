@@ -69,7 +69,7 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyAp
   // Answers to requests whose body is never read (a body over the limit) must reach the client, not a reset.
   lingerBeforeClosing(fastify.server);
   routeEveryHttpMethod(fastify);
-  ignoreRequestBodies(fastify);
+  ignoreRequestBodies(fastify, deps.config.requestBodyTimeoutMs);
   // Hooks go on before Nest registers routes: onRoute must see every route.
   fastify.addHook('onRoute', (route) => routes.record(route.method, route.url));
   fastify.addHook('onSend', (request, reply, payload, done) => {

@@ -17,6 +17,24 @@ function exchange(port: number, request: string): Promise<{ status: number; head
 
 const requestIdOf = (headers: string) => /^x-request-id: (.+)$/m.exec(headers)?.[1];
 
+/** A request whose body stops coming after `sent`: the answer, and when it came (ms after the request). */
+function stalledBody(port: number, head: string, sent: string): Promise<{ status: number; body: string; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const socket = connect(port, '127.0.0.1', () => socket.write(`${head}\r\n\r\n${sent}`));
+    let response = '';
+    socket.on('data', (chunk: Buffer) => {
+      response += chunk.toString('utf8');
+      const [headers, body = ''] = response.split('\r\n\r\n');
+      const length = Number(/content-length: (\d+)/i.exec(headers)?.[1] ?? NaN);
+      if (Buffer.byteLength(body) < length) return;
+      resolve({ status: Number(headers.split(' ')[1]), body, ms: Date.now() - started });
+      socket.destroy();
+    });
+    socket.on('error', reject);
+  });
+}
+
 // Found by reliability/suites/bad-input.ts: these answers were Fastify's own `{"error":"Bad Request",
 // "message":"Client Error","statusCode":400}`, in no group's format and without an X-Request-Id.
 describe('requests the HTTP parser refuses', () => {
@@ -50,6 +68,25 @@ describe('requests the HTTP parser refuses', () => {
       headers: { 'content-type': 'application/json', apikey: 'not-a-key' },
     });
     expect([partner.statusCode, partner.json()]).toEqual([400, { error: 'Invalid request' }]);
+  });
+
+  it('answers a body that stops coming with 400 in its group format once REQUEST_BODY_TIMEOUT_MS is over', async () => {
+    const impatient = await startTestApp({ env: { REQUEST_BODY_TIMEOUT_MS: '500' } });
+    try {
+      const port = await impatient.listen();
+      const path = '/api/v1/giveaways/partner-free-tickets/0x00000000000000000000000000000000000000b1';
+      const partner = await stalledBody(port, `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 1000`, '{"a":');
+      expect([partner.status, JSON.parse(partner.body)]).toEqual([400, { error: 'Invalid request' }]);
+      expect(partner.ms).toBeGreaterThanOrEqual(450);
+      expect(partner.ms).toBeLessThan(5_000);
+      const data = await stalledBody(port, 'POST /v1/rounds HTTP/1.1\r\nHost: x\r\nContent-Length: 10', 'x');
+      expect([data.status, JSON.parse(data.body).error.message]).toEqual([
+        400,
+        'request body not received within 0.5 s',
+      ]);
+    } finally {
+      await impatient.close();
+    }
   });
 
   it('answers a raw non-ASCII request-target with 400 in the group format of its path', async () => {

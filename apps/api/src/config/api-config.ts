@@ -30,6 +30,8 @@ export interface ApiConfig {
   pipelineReadyUrls: string[];
   /** How long a key lookup is reused (0 = never); changes to keys drop the cache at once anyway. */
   apiKeyCacheTtlMs: number;
+  /** How long a request's body may take to arrive (every body is read and ignored). */
+  requestBodyTimeoutMs: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -86,6 +88,7 @@ const ENV_SCHEMA = z.object({
     .optional(),
   PARTNER_JOB_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  REQUEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   PIPELINE_READY_URLS: z
     .string()
     .optional()
@@ -132,6 +135,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv): ApiConfig {
     giveaways: giveaways.config,
     pipelineReadyUrls: e.PIPELINE_READY_URLS,
     apiKeyCacheTtlMs: e.API_KEY_CACHE_TTL_MS,
+    requestBodyTimeoutMs: e.REQUEST_BODY_TIMEOUT_MS,
   };
 }
 

@@ -1,4 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import { errorCodes, type FastifyInstance } from 'fastify';
+import { ApiError } from './api-error';
+
+/** Fastify's default body limit, which the API keeps: a body over it is 400 (README, "invalid_request"). */
+const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * No route takes a body, yet many HTTP clients send one anyway, often `Content-Type: application/json`
@@ -6,14 +10,42 @@ import type { FastifyInstance } from 'fastify';
  * before any route ran: a Content-Type it cannot parse (`json`, `a/b/c`) answered 415, a type without a
  * parser 415, a malformed JSON body 400, a QUERY without a type or a body 400 (RFC 10008), all past
  * every guard (no rate-limit headers, no 401 for a bad key, no 405 with `Allow`). So every body, of any
- * type, is read (within the 1 MiB body limit: 400 beyond it) and ignored, and QUERY, which no route
- * serves, is read like GET: a request gets the answer its path, method and key call for. Before routes.
+ * type, is read and ignored, and QUERY, which no route serves, is read like GET: a request gets the
+ * answer its path, method and key call for. Before routes.
+ *
+ * A body is drained, never held (Fastify's own parsers would buffer up to the limit: a hundred clients
+ * sending bodies slowly, or never finishing them, held a hundred MiB before any guard ran), within the
+ * limit (400 beyond it) and within `bodyTimeoutMs` (400 after it: Node's own request timeout is checked
+ * only every 30 s, and Fastify turns it off).
  */
-export function ignoreRequestBodies(fastify: FastifyInstance): void {
+export function ignoreRequestBodies(fastify: FastifyInstance, bodyTimeoutMs: number): void {
   fastify.addHttpMethod('QUERY', { hasBody: false, overrideExisting: true });
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (request.headers['content-type'] !== undefined) request.headers['content-type'] = 'application/octet-stream';
     done();
   });
-  fastify.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
+  fastify.addContentTypeParser('*', (request, payload, done) => {
+    let received = 0;
+    let settled = false;
+    const settle = (error: Error | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      payload.off('data', onData);
+      done(error, undefined);
+    };
+    const tooLarge = () => settle(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > BODY_LIMIT_BYTES) tooLarge();
+    };
+    const deadline = setTimeout(
+      () => settle(new ApiError('invalid_request', `request body not received within ${bodyTimeoutMs / 1000} s`)),
+      bodyTimeoutMs,
+    );
+    if (Number(request.headers['content-length']) > BODY_LIMIT_BYTES) return tooLarge();
+    payload.on('data', onData);
+    payload.once('end', () => settle(null));
+    payload.once('error', settle);
+  });
 }
