@@ -5,7 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { type ApiDependencies, AppModule } from './app.module';
 import { dailyPoolExceptionFilter } from './daily-pool/daily-pool-exception.filter';
 import { DataApiExceptionFilter } from './data-api/data-api-exception.filter';
-import { routeEmptyParametersToCatchAll } from './data-api/empty-parameter-url';
+import { routeEmptyParametersToCatchAll } from './http/empty-parameter-url';
 import { installHttpCache } from './data-api/http-cache/install-http-cache';
 import { clientErrorReply } from './http/client-error-reply';
 import { installCors } from './http/cors';

@@ -328,6 +328,16 @@ describe('free daily pool API', () => {
       expect(Number(second.headers['x-ratelimit-remaining'])).toBe(Number(first.headers['x-ratelimit-remaining']) - 1);
     });
 
+    it('answers a path parameter left empty (a trailing slash) like any unknown path: key first, charged', async () => {
+      for (const url of [`${BASE}/`, `${BASE}/round/`, `${BASE}/round//${WALLETS[0]}`, `${BASE}/active-round/`]) {
+        const keyless = await api.request({ url });
+        expect([url, keyless.statusCode, keyless.json()]).toEqual([url, 401, { error: 'Invalid API key' }]);
+        const keyed = await api.request({ url, headers: { apikey: KEY } });
+        expect([url, keyed.statusCode, keyed.json()]).toEqual([url, 404, { error: 'Not found' }]);
+        expect(keyed.headers['x-ratelimit-tier']).toBe('authenticated');
+      }
+    });
+
     it('answers 500 "Internal server error" for a bug and 503 for an outage, never with details', async () => {
       const failing = (error: () => Error): ReadModelQueries =>
         Object.assign(new InMemoryReadModels(lotteryDataset()), {
