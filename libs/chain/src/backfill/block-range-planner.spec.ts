@@ -31,6 +31,17 @@ describe('BlockRangePlanner', () => {
     expect(dense.recordTooLarge(500, 120, 7)).toBe(120);
   });
 
+  it("never goes past a provider's cap again once a refusal stated it, however empty the blocks", () => {
+    const p = new BlockRangePlanner({ initialSpan: 2_500, growth: 2 });
+    expect(p.recordTooLarge(2_500, undefined, undefined, 2_000)).toBe(1_250);
+    for (let i = 0; i < 10; i++) p.recordSuccess(p.nextSpan(), 0);
+    expect(p.nextSpan()).toBe(2_000);
+    // a cap above the refused range says nothing new (the refusal was the answer's size)
+    p.recordTooLarge(1_000, undefined, undefined, 5_000);
+    for (let i = 0; i < 10; i++) p.recordSuccess(p.nextSpan(), 0);
+    expect(p.nextSpan()).toBe(2_000);
+  });
+
   it('fits the span to the observed density so a response holds about targetLogs logs', () => {
     const p = new BlockRangePlanner({ initialSpan: 1_000, targetLogs: 4_000 });
     p.recordSuccess(1_000, 20_000);

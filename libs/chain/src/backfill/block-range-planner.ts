@@ -18,7 +18,8 @@ export interface RangePlannerOptions {
 export class BlockRangePlanner {
   private span: number;
   private readonly minSpan: number;
-  private readonly maxSpan: number;
+  /** At most RangePlannerOptions.maxSpan, and at most the provider's cap once a refusal stated it. */
+  private maxSpan: number;
   private readonly targetLogs: number;
   private readonly growth: number;
   /** The span fitted to the last range that had logs: the density to expect after a refusal. */
@@ -49,13 +50,19 @@ export class BlockRangePlanner {
 
   /**
    * A range of `blocks` blocks was refused as too large; `suggestedBlocks` is the provider's hint, if
-   * any, and `estimatedBlocks` the span its answer's size suggests at the same density, if known.
+   * any, `estimatedBlocks` the span its answer's size suggests at the same density, if known, and
+   * `maxBlocks` the provider's cap on a range, if its refusal stated one: no span goes past it again
+   * (growing through an empty stretch would otherwise be refused at every doubling).
    */
-  recordTooLarge(blocks: number, suggestedBlocks?: number, estimatedBlocks?: number): number {
-    const next =
+  recordTooLarge(blocks: number, suggestedBlocks?: number, estimatedBlocks?: number, maxBlocks?: number): number {
+    if (maxBlocks !== undefined && maxBlocks < blocks)
+      this.maxSpan = Math.max(this.minSpan, Math.min(this.maxSpan, maxBlocks));
+    const next = Math.min(
       suggestedBlocks && suggestedBlocks < blocks
         ? suggestedBlocks
-        : Math.min(Math.floor(blocks / 2), this.denseSpan, estimatedBlocks ?? Infinity);
+        : Math.min(Math.floor(blocks / 2), this.denseSpan, estimatedBlocks ?? Infinity),
+      maxBlocks !== undefined && maxBlocks < blocks ? maxBlocks : Infinity,
+    );
     this.span = this.clamp(Math.min(this.span, next));
     return Math.max(this.minSpan, Math.min(next, blocks - 1));
   }

@@ -1,5 +1,12 @@
 import type { LotteryRpc, RangeLogs } from '../rpc/lottery-rpc';
-import { classifyRpcError, isTimeout, rpcErrorSummary, SlowRangeError, type RpcFailure } from '../rpc/rpc-errors';
+import {
+  classifyRpcError,
+  isTimeout,
+  RepeatedRangeRefusalError,
+  rpcErrorSummary,
+  SlowRangeError,
+  type RpcFailure,
+} from '../rpc/rpc-errors';
 import { retrying, sleep, type RetryOptions } from '../rpc/retry';
 import type { BlockRangePlanner } from './block-range-planner';
 
@@ -61,7 +68,7 @@ export async function* fetchRanges(
       refusedSinceSuccess = true;
       return {
         kind: 'too-large',
-        firstSpan: planner.recordTooLarge(end - start + 1, outcome.hint, outcome.estimate),
+        firstSpan: planner.recordTooLarge(end - start + 1, outcome.hint, outcome.estimate, outcome.maxBlocks),
       };
     } finally {
       inFlight--;
@@ -115,7 +122,9 @@ async function fetchOnce(
   from: number,
   to: number,
   retry: Omit<RetryOptions, 'what'>,
-): Promise<{ kind: 'logs'; range: RangeLogs } | { kind: 'too-large'; hint?: number; estimate?: number }> {
+): Promise<
+  { kind: 'logs'; range: RangeLogs } | { kind: 'too-large'; hint?: number; estimate?: number; maxBlocks?: number }
+> {
   for (let attempt = 0; ; attempt++) {
     try {
       const range = await retrying(() => logsInTime(rpc, from, to), {
@@ -133,7 +142,9 @@ async function fetchOnce(
       // the node's words: a refusal of the batch itself ("batch requests are not supported") reads the same
       retry.logger?.warn(
         { block: from, attempt, error: rpcErrorSummary(error) },
-        'single block refused as too large, retrying',
+        error instanceof RepeatedRangeRefusalError
+          ? 'single block refused again and again (the node says why in error), retrying'
+          : 'single block refused as too large, retrying',
       );
       await sleep(Math.min(10_000, 500 * 2 ** Math.min(attempt, 5)), retry.signal);
     }
@@ -150,10 +161,11 @@ async function fetchOnce(
 function refusalHint(
   blocks: number,
   failure: Extract<RpcFailure, { kind: 'range-too-large' }>,
-): { hint?: number; estimate?: number } {
-  if (failure.suggested) return { hint: failure.suggested.to - failure.suggested.from + 1 };
-  if (failure.oversize === undefined) return {};
-  return { estimate: Math.max(1, Math.floor(blocks / (2 * failure.oversize))) };
+): { hint?: number; estimate?: number; maxBlocks?: number } {
+  const cap = failure.maxBlocks === undefined ? {} : { maxBlocks: failure.maxBlocks };
+  if (failure.suggested) return { hint: failure.suggested.to - failure.suggested.from + 1, ...cap };
+  if (failure.oversize === undefined) return cap;
+  return { estimate: Math.max(1, Math.floor(blocks / (2 * failure.oversize))), ...cap };
 }
 
 /** A multi-block range that times out is split rather than asked again (see SlowRangeError). */

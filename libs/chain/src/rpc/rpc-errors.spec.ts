@@ -4,7 +4,14 @@ import {
   ContractFunctionZeroDataError,
   HttpRequestError,
 } from 'viem';
-import { classifyRpcError, isStateUnavailable, isTimeout, rpcErrorSummary, SlowRangeError } from './rpc-errors';
+import {
+  classifyRpcError,
+  isStateUnavailable,
+  isTimeout,
+  RepeatedRangeRefusalError,
+  rpcErrorSummary,
+  SlowRangeError,
+} from './rpc-errors';
 
 const rpc = (code: number, message: string) => Object.assign(new Error(message), { code });
 
@@ -40,6 +47,18 @@ describe('classifyRpcError', () => {
     ['quicknode', rpc(-32614, 'eth_getLogs is limited to a 10,000 range')],
   ])('%s is a range problem', (_l, err) => {
     expect(classifyRpcError(err).kind).toBe('range-too-large');
+  });
+
+  it.each([
+    ['exceed maximum block range: 2000', 2_000],
+    ['You can make eth_getLogs requests with up to a 2K block range.', 2_000],
+    ['eth_getLogs is limited to a 10,000 range', 10_000],
+    ['ranges over 10000 blocks are not supported on freemium', 10_000],
+    ['query returned more than 10000 results', undefined],
+  ])('reads the provider\'s cap on a range\'s blocks from "%s"', (message, maxBlocks) => {
+    const failure = classifyRpcError(rpc(-32000, message));
+    expect(failure).toMatchObject({ kind: 'range-too-large' });
+    expect(failure.kind === 'range-too-large' ? failure.maxBlocks : 'another kind').toBe(maxBlocks);
   });
 
   it('extracts the suggested range, in brackets or as "retry with the range a-b"', () => {
@@ -122,6 +141,11 @@ describe('rpcErrorSummary', () => {
     const failing = new HttpRequestError({ url: 'http://node', status: 500, details: '"injected failure"' });
     expect(rpcErrorSummary(failing)).toBe('HTTP request failed: HTTP 500 "injected failure"');
     expect(rpcErrorSummary(new Error('socket hang up\nmore'))).toBe('socket hang up');
+  });
+
+  it("keeps the node's words behind a range refused again and again (a batch refused reads the same)", () => {
+    const refused = new RepeatedRangeRefusalError('eth_getLogs 1-1', rpc(-32600, 'batch requests are not supported'));
+    expect(rpcErrorSummary(refused)).toBe('eth_getLogs 1-1 refused again and again (batch requests are not supported)');
   });
 
   it("keeps a revert's reason, which viem puts on the short message's second line", () => {

@@ -8,6 +8,8 @@ export type RpcFailure =
       suggested?: { from: number; to: number };
       /** How many times over the client's cap the refused answer was, when its full size is known. */
       oversize?: number;
+      /** The most blocks the provider takes in one eth_getLogs, when its refusal says so. */
+      maxBlocks?: number;
     }
   | { kind: 'rate-limited' }
   | { kind: 'transient' };
@@ -36,10 +38,33 @@ const RANGE_PATTERNS = [
   /range (limit )?exceeded/i,
   /exceed(s|ed)? (max(imum)? )?(block )?range/i,
   /too many (results|logs|blocks)/i,
+  /ranges? over [\d,]+ blocks/i,
   /limit exceeded/i,
   /ResponseBodyTooLarge/i,
   /log response size exceeded/i,
 ];
+
+/**
+ * A provider's cap on the blocks of one eth_getLogs, as its refusal states it: "exceed maximum block
+ * range: 2000", "up to a 2K block range" (Alchemy), "limited to a 10,000 range" (QuickNode), "ranges over
+ * 10000 blocks are not supported" (dRPC). Remembered, the planner never asks past it again.
+ */
+const BLOCK_CAPS = [
+  /max(?:imum)? (?:block )?range(?: is| of)?:? *([\d,]+)(k?)\b/i,
+  /up to an? ([\d,.]+)(k?) block range/i,
+  /limited to an? ([\d,.]+)(k?) (?:block )?range/i,
+  /ranges? over ([\d,]+)() blocks/i,
+];
+
+function blockCapIn(text: string): number | undefined {
+  for (const pattern of BLOCK_CAPS) {
+    const m = pattern.exec(text);
+    if (!m) continue;
+    const blocks = Number(m[1].replace(/,/g, '')) * (m[2] ? 1000 : 1);
+    if (Number.isSafeInteger(blocks) && blocks > 0) return blocks;
+  }
+  return undefined;
+}
 
 /** Throttling, however it is coded: Infura, for one, sends -32005 "project ID request rate exceeded". */
 const RATE_LIMIT = /rate.?limit|rate exceeded|request count exceeded|too many requests/i;
@@ -107,8 +132,11 @@ export function classifyRpcError(error: unknown): RpcFailure {
   }
   if (code === -32005 || RANGE_PATTERNS.some((p) => p.test(text)) || (code === -32602 && SUGGESTION.test(text))) {
     const m = SUGGESTION.exec(text);
-    if (m) return { kind: 'range-too-large', suggested: { from: Number(m[1] ?? m[3]), to: Number(m[2] ?? m[4]) } };
-    return oversize === undefined ? { kind: 'range-too-large' } : { kind: 'range-too-large', oversize };
+    const maxBlocks = blockCapIn(text);
+    const cap = maxBlocks === undefined ? {} : { maxBlocks };
+    if (m)
+      return { kind: 'range-too-large', suggested: { from: Number(m[1] ?? m[3]), to: Number(m[2] ?? m[4]) }, ...cap };
+    return oversize === undefined ? { kind: 'range-too-large', ...cap } : { kind: 'range-too-large', oversize, ...cap };
   }
   return { kind: 'transient' };
 }
@@ -155,5 +183,8 @@ export function rpcErrorSummary(error: unknown): string {
     .filter((part) => part !== '')
     .join(' ')
     .replace(/\s*\n\s*/g, ' ');
-  return (said === '' ? head : `${head}: ${said}`).slice(0, 300);
+  const summary = said === '' ? head : `${head}: ${said}`;
+  // what the node said each time, which the refusal's own words ("refused again and again") leave out
+  if (error instanceof RepeatedRangeRefusalError) return `${summary} (${rpcErrorSummary(error.cause)})`.slice(0, 300);
+  return summary.slice(0, 300);
 }
