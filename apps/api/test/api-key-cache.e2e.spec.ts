@@ -6,6 +6,7 @@ import type { ApiKeyLookup } from '../src/auth/api-key-lookup';
 import { CachedApiKeyLookup } from '../src/auth/cached-api-key-lookup';
 import { AccountsApiKeyLookup } from '../src/database/accounts-api-key-lookup';
 import { ApiKeyChangeListener } from '../src/database/api-key-change-listener';
+import { TcpProxy } from './support/tcp-proxy';
 import { BackgroundDataSource } from '../src/database/background-data-source';
 import { createAppLogger } from '../src/logger';
 import { SPEC_TIER_LIMITS } from '../src/rate-limit/tier-limits';
@@ -102,6 +103,27 @@ describe('API key cache on Postgres', () => {
       await eventually(() => servedFromCache(other.key), 'the cache back after reconnecting', 10_000);
     } finally {
       await admin.end();
+    }
+  });
+
+  it('takes a notification connection that stopped answering without a word for lost', async () => {
+    const proxy = new TcpProxy('127.0.0.1', Number(new URL(database.url).port || 5432));
+    await proxy.up();
+    const heard: boolean[] = [];
+    const silent = new ApiKeyChangeListener(
+      proxy.via(database.url),
+      { setListening: (listening) => void heard.push(listening), invalidate: () => undefined },
+      logger,
+      { everyMs: 100, timeoutMs: 300 },
+    );
+    try {
+      silent.start();
+      await eventually(async () => heard.at(-1) === true, 'listening', 5_000);
+      proxy.freeze();
+      await eventually(async () => heard.at(-1) === false, 'the silent connection taken for lost', 5_000);
+    } finally {
+      await silent.close();
+      await proxy.down();
     }
   });
 });

@@ -12,6 +12,19 @@ export interface ApiKeyChangeSubscriber {
 const INITIAL_RETRY_MS = 500;
 const MAX_RETRY_MS = 10_000;
 
+/** How often, and how patiently, the listening connection is asked whether it still answers. */
+export interface ListenerProbe {
+  everyMs: number;
+  timeoutMs: number;
+}
+
+/**
+ * A connection that died without a word (a failover, a NAT or firewall dropping it) fires no 'end' nor
+ * 'error' until TCP gives up, minutes later: notifications go unheard meanwhile, and the cache would keep
+ * serving a revoked key for its whole TTL. A probe that goes unanswered counts as the connection lost.
+ */
+const DEFAULT_PROBE: ListenerProbe = { everyMs: 15_000, timeoutMs: 5_000 };
+
 /**
  * Holds a connection LISTENing on the accounts' key-change channel and tells the subscriber (the key
  * cache) of every change, and whether it is listening at all: a lost connection means changes may go
@@ -26,6 +39,7 @@ export class ApiKeyChangeListener {
     private readonly databaseUrl: string,
     private readonly subscriber: ApiKeyChangeSubscriber,
     private readonly logger: AppLogger,
+    private readonly probe: ListenerProbe = DEFAULT_PROBE,
   ) {}
 
   start(): void {
@@ -41,12 +55,19 @@ export class ApiKeyChangeListener {
 
   private async connect(retryMs: number): Promise<void> {
     if (this.stopped) return;
-    const client = new Client({ connectionString: this.databaseUrl, application_name: 'lottery-api-key-changes' });
+    const client = new Client({
+      connectionString: this.databaseUrl,
+      application_name: 'lottery-api-key-changes',
+      keepAlive: true,
+      query_timeout: this.probe.timeoutMs,
+    });
     this.client = client;
     let lost = false;
+    let probing: NodeJS.Timeout | undefined;
     const onLost = (error?: Error) => {
       if (lost) return;
       lost = true;
+      clearInterval(probing);
       this.subscriber.setListening(false);
       client.end().catch(() => undefined);
       if (this.stopped) return;
@@ -62,6 +83,8 @@ export class ApiKeyChangeListener {
       if (lost || this.stopped) return;
       retryMs = INITIAL_RETRY_MS;
       this.subscriber.setListening(true);
+      probing = setInterval(() => void client.query('SELECT 1').catch(onLost), this.probe.everyMs);
+      probing.unref();
     } catch (error) {
       onLost(error as Error);
     }

@@ -41,6 +41,17 @@ export class TcpProxy {
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
+  /**
+   * Stops carrying bytes either way, every connection left open: a peer gone without a word (a failover,
+   * a NAT dropping the connection), which neither end hears of until TCP gives up.
+   */
+  freeze(): void {
+    for (const socket of this.sockets) {
+      socket.unpipe();
+      socket.pause();
+    }
+  }
+
   /** The URL with host and port replaced by this proxy's. */
   via(url: string): string {
     const proxied = new URL(url);
