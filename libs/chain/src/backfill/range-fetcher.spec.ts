@@ -138,10 +138,25 @@ describe('fetchRanges', () => {
       if (from === 7 && singleBlockTimeouts-- > 0) throw timeout(); // and block 7 once
       return answer(from, to);
     };
-    const ranges = await fetchAll(node, new BlockRangePlanner({ initialSpan: 8 }), 0, 7);
+    const told: string[] = [];
+    const retry = { logger: { warn: (o: object, msg: string) => void told.push(`${msg}: ${JSON.stringify(o)}`) } };
+    const ranges: FetchedRange[] = [];
+    const planner = new BlockRangePlanner({ initialSpan: 8 });
+    for await (const range of fetchRanges(node, planner, 0, 7, { ...options, retry })) ranges.push(range);
     expect(ranges.map((r) => [r.from, r.to])).toEqual(Array.from({ length: 8 }, (_, b) => [b, b]));
     expect(ranges.flatMap((r) => r.logs)).toHaveLength(80);
     expect(singleBlockTimeouts).toBe(-1);
+    // every split told (the planner's span shrinks with them: 4-7 is asked as 4-5 and 6-7), and the single block's retry
+    const splits = told.filter((line) => line.startsWith('range timed out, split'));
+    expect(splits.map((line) => /eth_getLogs (\d+-\d+) timed out/.exec(line)?.[1]).sort()).toEqual([
+      '0-7',
+      '0-3',
+      '0-1',
+      '2-3',
+      '4-5',
+      '6-7',
+    ]);
+    expect(told.filter((line) => line.startsWith('rpc call failed, retrying'))).toHaveLength(1);
   });
 
   it('delivers every log exactly once, in order, whatever the density, limit and concurrency', async () => {

@@ -136,7 +136,14 @@ async function fetchOnce(
     } catch (error) {
       const failure = classifyRpcError(error);
       if (failure.kind !== 'range-too-large') throw error;
-      if (to > from) return { kind: 'too-large', ...refusalHint(to - from + 1, failure) };
+      if (to > from) {
+        // a range the node answered too slowly is a failure of the node too: counted and told, as retries are
+        if (error instanceof SlowRangeError) {
+          retry.onError?.(error);
+          retry.logger?.warn({ from, to, error: rpcErrorSummary(error) }, 'range timed out, split');
+        }
+        return { kind: 'too-large', ...refusalHint(to - from + 1, failure) };
+      }
       // One block that is "too large" cannot be split: wait and ask again rather than skip it.
       retry.onError?.(error);
       // the node's words: a refusal of the batch itself ("batch requests are not supported") reads the same

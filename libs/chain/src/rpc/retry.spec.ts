@@ -1,5 +1,6 @@
 import { AbortedError, retrying } from './retry';
-import { classifyRpcError, RepeatedRangeRefusalError } from './rpc-errors';
+import { HttpRequestError } from 'viem';
+import { classifyRpcError, RepeatedRangeRefusalError, retryAfterMs } from './rpc-errors';
 
 describe('retrying', () => {
   it('retries transient failures until the call succeeds, reporting each', async () => {
@@ -15,6 +16,27 @@ describe('retrying', () => {
     expect(value).toBe('ok');
     expect(calls).toBe(3);
     expect(errors).toHaveLength(2);
+  });
+
+  it("waits as long as a throttling provider's Retry-After asks, beyond its own backoff", async () => {
+    const throttled = (retryAfter: string) =>
+      new HttpRequestError({ url: 'http://node', status: 429, headers: new Headers({ 'retry-after': retryAfter }) });
+    let calls = 0;
+    const started = Date.now();
+    const delays: number[] = [];
+    await retrying(
+      async () => {
+        if (++calls === 1) throw throttled('1');
+        return 'ok';
+      },
+      { what: 'test', baseDelayMs: 1, logger: { warn: (o) => void delays.push((o as { delayMs: number }).delayMs) } },
+    );
+    expect(delays).toEqual([1_000]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    // an HTTP date, and a minute at most
+    expect(retryAfterMs(throttled(new Date(10_000).toUTCString()), 4_000)).toBe(6_000);
+    expect(retryAfterMs(throttled('3600'))).toBe(60_000);
+    expect(retryAfterMs(new Error('rate limited'))).toBeUndefined();
   });
 
   const refusedAsTooLarge = () => Object.assign(new Error('query returned more than 10000 results'), { code: -32005 });

@@ -1,4 +1,4 @@
-import { classifyRpcError, isNodeAnswer, RepeatedRangeRefusalError, rpcErrorSummary } from './rpc-errors';
+import { classifyRpcError, isNodeAnswer, RepeatedRangeRefusalError, retryAfterMs, rpcErrorSummary } from './rpc-errors';
 
 /** A range call the node refuses this many times in a row, with an error not known as a range refusal, is split. */
 const REFUSALS_BEFORE_SPLIT = 3;
@@ -89,7 +89,9 @@ export async function retrying<T>(call: () => Promise<T>, options: RetryOptions)
       if (options.splitsRanges && refusals >= REFUSALS_BEFORE_SPLIT)
         throw new RepeatedRangeRefusalError(options.what, error);
       options.onError?.(error);
-      const delay = Math.min(max, base * 2 ** Math.min(attempt, 16) * (failure.kind === 'rate-limited' ? 4 : 1));
+      const backoff = Math.min(max, base * 2 ** Math.min(attempt, 16) * (failure.kind === 'rate-limited' ? 4 : 1));
+      // a throttling provider's own word on when to come back, if it says so
+      const delay = failure.kind === 'rate-limited' ? Math.max(backoff, retryAfterMs(error) ?? 0) : backoff;
       options.logger?.warn(
         {
           what: options.what,

@@ -188,3 +188,23 @@ export function rpcErrorSummary(error: unknown): string {
   if (error instanceof RepeatedRangeRefusalError) return `${summary} (${rpcErrorSummary(error.cause)})`.slice(0, 300);
   return summary.slice(0, 300);
 }
+
+/** The longest a provider's Retry-After is waited for: longer, the next try asks again. */
+const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * How long a throttled call's answer asks to wait (its `Retry-After`: seconds or an HTTP date), at most a
+ * minute; undefined when it names none. viem keeps the response's headers on its HttpRequestError.
+ */
+export function retryAfterMs(error: unknown, now = Date.now()): number | undefined {
+  for (let e = error, depth = 0; e && depth < 6; depth++) {
+    const headers = (e as { headers?: unknown }).headers;
+    const value = headers instanceof Headers ? headers.get('retry-after') : null;
+    if (value !== null) {
+      const ms = /^\s*\d+\s*$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
+      return Number.isFinite(ms) ? Math.min(MAX_RETRY_AFTER_MS, Math.max(0, ms)) : undefined;
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
