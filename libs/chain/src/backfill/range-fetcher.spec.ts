@@ -149,9 +149,9 @@ describe('fetchRanges', () => {
     // every split told (the planner's span shrinks with them: 4-7 is asked as 4-5 and 6-7), and the single block's retry
     const splits = told.filter((line) => line.startsWith('range timed out, split'));
     expect(splits.map((line) => /eth_getLogs (\d+-\d+) timed out/.exec(line)?.[1]).sort()).toEqual([
-      '0-7',
-      '0-3',
       '0-1',
+      '0-3',
+      '0-7',
       '2-3',
       '4-5',
       '6-7',
