@@ -8,7 +8,7 @@ export function databaseUrl(): string {
   const configured = process.env['DATABASE_URL'];
   if (configured) return configured;
   const state = readState();
-  if (state.postgresPort) return embeddedDatabaseUrl(state.postgresPort);
+  if (state.postgresPort) return embeddedDatabaseUrl(state.postgresPort, state.postgresPassword);
   throw new Error('no database: set DATABASE_URL, or run `npm start` first to create the embedded instance');
 }
 
@@ -39,8 +39,9 @@ export function explainedFailure(error: unknown): unknown {
   return error;
 }
 
-export function embeddedDatabaseUrl(port: number): string {
-  return `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+/** A cluster made before its password was kept in instance.json has the package's old default, `postgres`. */
+export function embeddedDatabaseUrl(port: number, password = 'postgres'): string {
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 }
 
 export function keyPrefix(): string {

@@ -10,6 +10,11 @@ import { appEntry, runsEntry } from './process-identity';
  */
 export interface InstanceState {
   postgresPort?: number;
+  /**
+   * The embedded cluster's superuser password, made at random when the cluster is (its port is any local
+   * user's to reach); unset for a cluster made before, whose password is `postgres`.
+   */
+  postgresPassword?: string;
   anvilPort?: number;
   apiPort?: number;
   /** The chain the instance follows (the local one, or RPC_URL's): the CLI's defaults for its variables. */

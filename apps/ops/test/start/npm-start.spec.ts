@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { getAddress } from 'viem';
 import { eventually } from '@lottery/pipeline-testing';
 import { FOLD_RULES_VERSION } from '@lottery/projection';
@@ -236,7 +237,15 @@ describe('npm start on a fresh checkout', () => {
         const ready = await readyEvent(start);
         const state = JSON.parse(readFileSync(join(checkout.dir, '.data', 'instance.json'), 'utf8')) as {
           pids: { ops: number };
+          postgresPort: number;
+          postgresPassword: string;
         };
+        // its cluster's superuser password is its own (any local user reaches 127.0.0.1), not the well-known one
+        expect(state.postgresPassword).toMatch(/^[A-Za-z0-9_-]{24}$/);
+        const guess = new Client({
+          connectionString: `postgres://postgres:postgres@127.0.0.1:${state.postgresPort}/postgres`,
+        });
+        await expect(guess.connect()).rejects.toMatchObject({ code: '28P01' });
         process.kill(state.pids.ops, 'SIGKILL'); // out of memory, kill -9: no cleanup
         await start.exited(30_000);
         // its apps follow it (they watch their parent); its servers do not
