@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import pino from 'pino';
 import { startTestApp, type TestApp } from './support/test-app';
 
 /** Raw bytes on a real socket: what Node's HTTP parser refuses never reaches `inject`. */
@@ -86,6 +87,27 @@ describe('requests the HTTP parser refuses', () => {
       ]);
     } finally {
       await impatient.close();
+    }
+  });
+
+  it('logs nothing of a client that goes away mid-body: its own doing, no outage of ours', async () => {
+    const lines: string[] = [];
+    const watched = await startTestApp({
+      logger: pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) }),
+    });
+    try {
+      const port = await watched.listen();
+      await new Promise<void>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.write('POST /v1/rounds HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"a":');
+          setTimeout(() => socket.destroy(), 100);
+        });
+        socket.on('close', () => resolve());
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(lines).toEqual([]);
+    } finally {
+      await watched.close();
     }
   });
 

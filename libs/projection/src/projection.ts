@@ -122,7 +122,7 @@ export class Projection {
       return await work(runner);
     } catch (error) {
       if (endedIdleInTransaction(ended, error))
-        throw new BatchStalledError(this.schema, this.batchIdleTimeoutMs, error);
+        throw new BatchStalledError(this.schema, this.batchIdleTimeoutMs, ended ?? error);
       // a statement the server's reason reached (it carries a SQLSTATE) says more than the event's generic one
       throw ended && typeof (error as { code?: unknown } | null)?.code !== 'string' ? ended : error;
     } finally {

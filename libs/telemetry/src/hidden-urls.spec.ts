@@ -58,18 +58,26 @@ describe('urlHidingHooks', () => {
     const urls = configuredUrls({
       RPC_URL: rpcUrl,
       DATABASE_URL: 'postgres://app:PASSWORD@db:5432/lottery',
+      REDIS_URL: 'redis://:QUOTED"PASS@cache:6379',
       PORT: '3000',
+      // another program's: no URL, nothing to hide (hidden, they would rewrite every line)
+      BASE_URL: '/',
+      CACHE_URL: 'redis',
     });
-    expect(urls).toEqual([rpcUrl, 'postgres://app:PASSWORD@db:5432/lottery']);
+    expect(urls).toEqual([rpcUrl, 'postgres://app:PASSWORD@db:5432/lottery', 'redis://:QUOTED"PASS@cache:6379']);
     const lines: string[] = [];
     const logger = pino({ ...urlHidingHooks(urls) }, { write: (line: string) => void lines.push(line) });
     const error = new Error(`HTTP request failed.\n\nURL: ${rpcUrl}\nDetails: fetch failed`);
-    logger.warn({ err: error, db: 'postgres://app:PASSWORD@db:5432/lottery' }, `calling ${rpcUrl}`);
+    logger.warn(
+      { err: error, db: 'postgres://app:PASSWORD@db:5432/lottery', cache: 'redis://:QUOTED"PASS@cache:6379' },
+      `calling ${rpcUrl}`,
+    );
     const written = lines.join('');
-    expect(written).not.toMatch(/SECRETKEY|PASSWORD/);
+    expect(written).not.toMatch(/SECRETKEY|PASSWORD|PASS@/);
     expect(JSON.parse(written)).toMatchObject({
       msg: 'calling https://base-mainnet.g.alchemy.com/…',
       db: 'postgres://db:5432/…',
+      cache: 'redis://cache:6379/…',
       err: { message: 'HTTP request failed.\n\nURL: https://base-mainnet.g.alchemy.com/…\nDetails: fetch failed' },
     });
   });

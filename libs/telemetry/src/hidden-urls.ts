@@ -36,6 +36,9 @@ function quotedForms(url: string): Set<string> {
   }
   // a bare origin's href gains a `/`; the form without it is quoted too
   for (const form of [...forms]) if (form.endsWith('/')) forms.add(form.slice(0, -1));
+  // a log line is JSON: a `"` or `\\` in a password is written escaped
+  for (const form of [...forms]) forms.add(JSON.stringify(form).slice(1, -1));
+  forms.delete('');
   return forms;
 }
 
@@ -63,7 +66,19 @@ export function displayedUrl(url: string): string {
  * and all, and a provider's key with it.
  */
 export function configuredUrls(env: NodeJS.ProcessEnv = process.env): string[] {
-  return Object.entries(env).flatMap(([name, value]) => (name.endsWith('_URL') && value ? [value] : []));
+  // only real URLs, with a host: another program's `BASE_URL=/` or `X_URL=redis` is no secret, and hiding
+  // it would rewrite every line
+  return Object.entries(env).flatMap(([name, value]) =>
+    name.endsWith('_URL') && value && hasHost(value) ? [value] : [],
+  );
+}
+
+function hasHost(value: string): boolean {
+  try {
+    return new URL(value).host !== '';
+  } catch {
+    return false;
+  }
 }
 
 /** pino options that write every log line with `urls` hidden as `withUrlsHidden` hides them. */

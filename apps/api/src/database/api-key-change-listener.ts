@@ -58,7 +58,9 @@ export class ApiKeyChangeListener {
     const client = new Client({
       connectionString: this.databaseUrl,
       application_name: 'lottery-api-key-changes',
+      // the OS's default first probe comes after 2 h; the SELECT 1 probe below notices far sooner
       keepAlive: true,
+      keepAliveInitialDelayMillis: 30_000,
       query_timeout: this.probe.timeoutMs,
     });
     this.client = client;

@@ -46,6 +46,7 @@ export function ignoreRequestBodies(fastify: FastifyInstance, bodyTimeoutMs: num
     if (Number(request.headers['content-length']) > BODY_LIMIT_BYTES) return tooLarge();
     payload.on('data', onData);
     payload.once('end', () => settle(null));
-    payload.once('error', settle);
+    // a client that went away mid-body (ECONNRESET): its own doing, not an outage of ours to log
+    payload.once('error', () => settle(new ApiError('invalid_request', 'the request body was cut off')));
   });
 }

@@ -6,7 +6,7 @@ import type { ApiKeyLookup } from '../../src/auth/api-key-lookup';
 import { loadApiConfig } from '../../src/config/api-config';
 import { createApiApp } from '../../src/create-api-app';
 import type { ReadinessCheck } from '../../src/health/readiness-check';
-import { createAppLogger } from '../../src/logger';
+import { type AppLogger, createAppLogger } from '../../src/logger';
 import type { PartnerGiveaways } from '../../src/partner-giveaways/partner-giveaways.token';
 import { MemoryRateLimitStore } from '../../src/rate-limit/memory-rate-limit.store';
 import type { RateLimitStore } from '../../src/rate-limit/rate-limit-store';
@@ -26,6 +26,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Defaults to limits no test reaches, so only the rate-limit tests see 429s. */
   rateLimits?: TierLimits;
+  /** Defaults to a silent one (LOG_LEVEL shows it). */
+  logger?: AppLogger;
 }
 
 export interface TestApp {
@@ -51,7 +53,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const rateLimitStore = options.rateLimitStore ?? new MemoryRateLimitStore();
   const app = await createApiApp({
     config: { ...config, rateLimits: options.rateLimits ?? { anonymous: UNLIMITED, authenticated: UNLIMITED } },
-    logger: createAppLogger(process.env['LOG_LEVEL'] === undefined ? 'silent' : config.logLevel),
+    logger: options.logger ?? createAppLogger(process.env['LOG_LEVEL'] === undefined ? 'silent' : config.logLevel),
     readModels: options.readModels ?? new InMemoryReadModels(lotteryDataset()),
     apiKeys: options.apiKeys ?? NO_KEYS,
     rateLimitStore,

@@ -204,9 +204,8 @@ export class ChainFollower {
         what: `logs of block ${block.number}`,
       });
       if (logs === null) return null;
-      const blockLogs = logs
-        .filter((l) => l.blockHash.toLowerCase() === block.hash)
-        .map((l) => ({ ...l, blockTimestamp: block.timestamp }));
+      // LotteryRpc.logsInBlock leaves another block's logs out
+      const blockLogs = logs.map((l) => ({ ...l, blockTimestamp: block.timestamp }));
       return { block, blockLogs };
     });
     return presentPrefix(withLogs);

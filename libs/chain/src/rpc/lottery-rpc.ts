@@ -52,20 +52,34 @@ export const TIER_PAYOUTS_TOPIC = toEventSelector('PrizeTierPayoutsCalculated(ui
 /**
  * The logs of both filters in chain order, each once: a configured calculator's are in both, and a node
  * may answer a log twice or out of order (erigon#16339), which the log must never hold (the projector
- * skips what is not after the last event it applied). An answer naming a block outside `within`, or one
- * block by two hashes, is no answer for that range: refused, and asked again.
+ * skips what is not after the last event it applied). An answer naming a block outside `from`..`to`, or
+ * one block by two hashes (two calls answered on either side of a reorg), is refused and asked again.
  */
-function merged(ours: RawLog[], payouts: RawLog[], within: (log: RawLog) => boolean): MinedLog[] {
-  const byPosition = new Map<string, RawLog>();
+function merged(ours: RawLog[], payouts: RawLog[], from: number, to: number): MinedLog[] {
+  const all = payouts.length === 0 ? ours : [...ours, ...payouts];
   const hashOf = new Map<number, string>();
-  for (const log of [...ours, ...payouts]) {
+  let ordered = true;
+  let previous = { block: -1, index: -1 };
+  for (const log of all) {
     const block = Number(log.blockNumber);
+    const index = Number(log.logIndex);
     const hash = log.blockHash.toLowerCase();
-    if (!within(log) || (hashOf.get(block) ?? hash) !== hash) {
-      throw new Error(`the node answered eth_getLogs with a log of block ${block} (${hash}) it was not asked for`);
+    if (block < from || block > to || (hashOf.get(block) ?? hash) !== hash) {
+      throw new Error(
+        `the node answered eth_getLogs ${from}-${to} with a log of block ${block} (${hash}) outside them, or ` +
+          'under another hash than another log of that block (the chain changed between two calls)',
+      );
     }
     hashOf.set(block, hash);
-    byPosition.set(`${block}:${Number(log.logIndex)}`, byPosition.get(`${block}:${Number(log.logIndex)}`) ?? log);
+    ordered &&= block > previous.block || (block === previous.block && index > previous.index);
+    previous = { block, index };
+  }
+  // the common answer, already in chain order with each log once, is taken as it is
+  if (ordered) return all.map(toLog);
+  const byPosition = new Map<string, RawLog>();
+  for (const log of all) {
+    const position = `${Number(log.blockNumber)}:${Number(log.logIndex)}`;
+    if (!byPosition.has(position)) byPosition.set(position, log);
   }
   return [...byPosition.values()]
     .sort((a, b) => Number(a.blockNumber) - Number(b.blockNumber) || Number(a.logIndex) - Number(b.logIndex))
@@ -191,8 +205,7 @@ export class LotteryRpc {
     if (after.first.hash !== first.hash || ended.some((b) => b.hash !== last.hash) || outside) {
       throw new Error(`the chain changed while blocks ${from}-${to} were read`);
     }
-    const inRange = (log: RawLog) => Number(log.blockNumber) >= from && Number(log.blockNumber) <= to;
-    return { logs: merged(ours.logs, payouts.logs, inRange), first, last };
+    return { logs: merged(ours.logs, payouts.logs, from, to), first, last };
   }
 
   private async header(client: PublicClient, n: number): Promise<RpcBlock | null> {
@@ -246,7 +259,10 @@ export class LotteryRpc {
         this.floodedPayouts(error, async () => (await this.blockByHash(where.blockHash))?.number ?? null, getLogs),
       ),
     ]);
-    return merged(ours.logs, payouts.logs, (log) => log.blockHash.toLowerCase() === where.blockHash.toLowerCase());
+    // another block's logs (a node answering its blockHash filter loosely) are left out, as the follower
+    // did: the rest are of that one block, whatever its number
+    const ofBlock = (logs: RawLog[]) => logs.filter((l) => l.blockHash.toLowerCase() === where.blockHash.toLowerCase());
+    return merged(ofBlock(ours.logs), ofBlock(payouts.logs), 0, Number.MAX_SAFE_INTEGER);
   }
 
   /**

@@ -51,7 +51,12 @@ describe('classifyRpcError', () => {
 
   it.each([
     ['exceed maximum block range: 2000', 2_000],
-    ['You can make eth_getLogs requests with up to a 2K block range.', 2_000],
+    ['You can make eth_getLogs requests with up to a 500 block range.', 500],
+    [
+      'Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the ' +
+        'response size, or you can receive a response size of 10K logs and no limit on the block range.',
+      undefined,
+    ],
     ['eth_getLogs is limited to a 10,000 range', 10_000],
     ['ranges over 10000 blocks are not supported on freemium', 10_000],
     ['query returned more than 10000 results', undefined],

@@ -56,7 +56,14 @@ const BLOCK_CAPS = [
   /ranges? over ([\d,]+)() blocks/i,
 ];
 
+/**
+ * Alchemy's paid tiers offer a choice, not a cap: "up to a 2K block range and no limit on the response
+ * size, or … a response size of 10K logs and no limit on the block range".
+ */
+const NO_RANGE_LIMIT = /no limit on the block range/i;
+
 function blockCapIn(text: string): number | undefined {
+  if (NO_RANGE_LIMIT.test(text)) return undefined;
   for (const pattern of BLOCK_CAPS) {
     const m = pattern.exec(text);
     if (!m) continue;
