@@ -1,17 +1,21 @@
 import { startTestApp, type TestApp } from './support/test-app';
 
+const SECRET_URL = 'https://rpc.example/v2/SECRETKEY';
+
 // Read models: InMemoryReadModels (support/).
 describe('health and metrics', () => {
   let healthy = true;
   let api: TestApp;
 
   beforeAll(async () => {
+    // a URL the API was configured with, which a check's error quotes
+    process.env['PIPELINE_TEST_URL'] = SECRET_URL;
     api = await startTestApp({
       readinessChecks: [
         {
           name: 'database',
           check: async () => {
-            if (!healthy) throw new Error('connect ECONNREFUSED');
+            if (!healthy) throw new Error(`connect ECONNREFUSED (${SECRET_URL})`);
           },
         },
         // Stands for the projector-lag hook: always ready here.
@@ -19,7 +23,10 @@ describe('health and metrics', () => {
       ],
     });
   });
-  afterAll(() => api.close());
+  afterAll(async () => {
+    delete process.env['PIPELINE_TEST_URL'];
+    await api.close();
+  });
 
   it('is live regardless of dependencies, ready only when every check passes', async () => {
     expect((await api.request('/health/live')).json()).toEqual({ status: 'ok' });
@@ -33,7 +40,7 @@ describe('health and metrics', () => {
     expect(notReady.statusCode).toBe(503);
     expect(notReady.json()).toEqual({
       status: 'not_ready',
-      checks: { database: 'connect ECONNREFUSED', projector_lag: 'ok' },
+      checks: { database: 'connect ECONNREFUSED (https://rpc.example/…)', projector_lag: 'ok' },
     });
     expect((await api.request('/health/live')).statusCode).toBe(200);
     healthy = true;

@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { configuredUrls, withUrlsHidden } from '@lottery/telemetry';
 import { READINESS_CHECKS, type ReadinessCheck } from './readiness-check';
 
 /** A check that hangs is as good as failed: probes must answer quickly. */
@@ -15,6 +16,9 @@ interface ReadinessReport {
 @ApiExcludeController()
 @Controller('health')
 export class HealthController {
+  /** The probe is served on the public port: a failing check's words must not name a provider's key. */
+  private readonly hiddenUrls = configuredUrls();
+
   constructor(@Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[]) {}
 
   @Get('live')
@@ -24,7 +28,9 @@ export class HealthController {
 
   @Get('ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessReport> {
-    const results = await Promise.all(this.checks.map(async (c) => [c.name, await outcome(c)] as const));
+    const results = await Promise.all(
+      this.checks.map(async (c) => [c.name, withUrlsHidden(await outcome(c), this.hiddenUrls)] as const),
+    );
     const report: ReadinessReport = {
       status: results.every(([, result]) => result === 'ok') ? 'ready' : 'not_ready',
       checks: Object.fromEntries(results),
