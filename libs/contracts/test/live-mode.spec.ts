@@ -14,6 +14,14 @@ async function until(done: () => boolean, what: string, timeoutMs = 30_000): Pro
 
 describe('live mode', () => {
   let anvil: AnvilInstance;
+  const rpc = async (method: string, params: unknown[]) => {
+    const response = await fetch(anvil.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    return ((await response.json()) as { result: unknown }).result;
+  };
 
   beforeAll(async () => {
     anvil = await startAnvil();
@@ -64,5 +72,33 @@ describe('live mode', () => {
     expect(
       named(await readLotteryLogs(anvil.rpcUrl, deployment), 'TicketOrderProcessed').length,
     ).toBeGreaterThanOrEqual(live.stats.orders);
+  });
+
+  it('stops within seconds while a purchase waits for a receipt its chain never gives (Ctrl-C stops anvil too)', async () => {
+    const deployment = await deployLottery(anvil.rpcUrl);
+    const errors: Error[] = [];
+    const live = await startLiveSimulation(anvil.rpcUrl, deployment, {
+      seed: 'live-stalled',
+      purchaseIntervalMs: 40,
+      drawIntervalMs: 60_000,
+      onError: (error) => errors.push(error),
+    });
+    await until(() => live.stats.orders > 1, 'orders');
+    // nothing is mined any more: the next purchase is sent and waits for its receipt (viem: up to 180 s)
+    await rpc('evm_setAutomine', [false]);
+    try {
+      for (const deadline = Date.now() + 10_000; ; await new Promise((resolve) => setTimeout(resolve, 20))) {
+        const pending = (await rpc('eth_getBlockByNumber', ['pending', false])) as { transactions: string[] };
+        if (pending.transactions.length > 0) break;
+        if (Date.now() > deadline) throw new Error('no purchase sent after mining stopped');
+      }
+      const stopping = Date.now();
+      await live.stop();
+      expect(Date.now() - stopping).toBeLessThan(15_000);
+      // what the stop cut short is not reported
+      expect(errors).toEqual([]);
+    } finally {
+      await rpc('evm_setAutomine', [true]);
+    }
   });
 });

@@ -202,6 +202,10 @@ export async function runStart(o: StartOptions): Promise<void> {
         signal: settingUp.signal,
       });
       cleanups.push(() => localChain?.stop() ?? Promise.resolve());
+      // Ctrl-C reaches anvil too (the process group): the simulator stops at once, not after the apps
+      // (it would go on failing against the stopped chain meanwhile, its last action waiting for a receipt)
+      const chainStopping = localChain;
+      void stopped.then(() => chainStopping.stopLive());
       chain = localChainTarget(localChain.rpcUrl, localChain.deployment);
     }
     // status, replay and reindex then find this chain without its variables (instance.json is 0600: an

@@ -36,6 +36,8 @@ export interface LocalChain {
   /** True when this start deployed the lottery and wrote its history. */
   fresh: boolean;
   startLive(onActivity: (line: string) => void): Promise<void>;
+  /** Stops the live simulation (the chain goes on): at once on Ctrl-C, before the apps are stopped. */
+  stopLive(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -89,6 +91,9 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
         onActivity,
         onError: (error) => onActivity(`simulator: ${error.message.split('\n')[0]}`),
       });
+    },
+    async stopLive() {
+      await live?.stop();
     },
     async stop() {
       await live?.stop();

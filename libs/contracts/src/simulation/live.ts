@@ -52,6 +52,9 @@ async function draw(ctx: SimulationContext): Promise<string> {
   return `drawing ${settled.drawingId} settled (${numbers}); drawing ${ctx.drawingId} open`;
 }
 
+/** How long stopping waits for the action under way. */
+const STOP_WAIT_MS = 10_000;
+
 export async function startLiveSimulation(
   rpcUrl: string,
   deployment: LotteryDeployment,
@@ -81,7 +84,8 @@ export async function startLiveSimulation(
         const activity = isDraw ? await draw(ctx) : await purchase(ctx);
         options.onActivity?.(activity);
       } catch (error) {
-        options.onError?.(error instanceof Error ? error : new Error(String(error)));
+        // an action cut short by the stop (its chain stopping with it) is no error to report
+        if (!stopped) options.onError?.(error instanceof Error ? error : new Error(String(error)));
       }
       if (isDraw) nextDraw = Date.now() + options.drawIntervalMs;
       else nextPurchase = Date.now() + options.purchaseIntervalMs;
@@ -94,7 +98,11 @@ export async function startLiveSimulation(
     stop: async () => {
       stopped = true;
       wake?.();
-      await running;
+      // An action under way may be waiting for a receipt its stopped chain never gives (viem waits 180 s):
+      // it is given a moment to end, then left behind (its failure is not reported).
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([running, new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
+      clearTimeout(timer);
     },
   };
 }
