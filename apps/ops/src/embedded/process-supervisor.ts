@@ -53,7 +53,9 @@ export class ProcessSupervisor {
         this.giveUp(new Error(`the ${name} exited ${quick} times in a row right after starting: see ${logFile}`));
         return;
       }
-      this.logger.error({ app: name, code, signal, log: logFile }, 'app exited unexpectedly, restarting in 2s');
+      // an app stopped from outside (`ops reindex` stops the indexer) exits 0: no failure to report as one
+      if (code === 0) this.logger.info({ app: name, code, log: logFile }, 'app stopped, restarting in 2s');
+      else this.logger.error({ app: name, code, signal, log: logFile }, 'app exited unexpectedly, restarting in 2s');
       setTimeout(() => !this.stopping && this.start(name, entry, env, logFile), 2_000).unref();
     });
   }
