@@ -14,6 +14,7 @@ import {
 import { Client } from 'pg';
 import { opsDatabase } from '../../test/support/in-process-ops';
 import { replayLockName } from './replay';
+import { writeState } from '../data-dir';
 import { instanceStatus } from './status';
 
 /** A JSON-RPC endpoint of chain `chainId` that answers every other call with `answer`. */
@@ -71,6 +72,20 @@ describe('ops status', () => {
 
   it('reports the head block the node answers', async () => {
     expect((await statusWith({ result: '0x2a' })).chain).toEqual({ headBlock: 42 });
+  });
+
+  it("tells the embedded instance's API URL and demo keys, for whoever lost the start's banner; none without one", async () => {
+    expect((await statusWith({ result: '0x2a' })).api).toBeNull();
+    writeState({ apiPort: 3123, demoApiKey: 'lt_live_demo', demoPartnerKey: 'lt_partner_demo' }, dataDir);
+    try {
+      expect((await statusWith({ result: '0x2a' })).api).toEqual({
+        url: 'http://localhost:3123',
+        demoApiKey: 'lt_live_demo',
+        demoPartnerKey: 'lt_partner_demo',
+      });
+    } finally {
+      rmSync(join(dataDir, 'instance.json'));
+    }
   });
 
   it('reports a replay in progress while one holds the replay lock, not for a schema an interrupted one left', async () => {

@@ -44,6 +44,11 @@ export interface InstanceStatus {
   };
   /** Apps of the embedded instance (`npm start`) and whether each process is alive. */
   processes: Record<string, { pid: number; running: boolean }>;
+  /**
+   * The embedded instance's API and its demo keys, as its start's banner gave them (local chain only):
+   * null without an instance. For whoever lost the banner.
+   */
+  api: { url: string; demoApiKey: string | null; demoPartnerKey: string | null } | null;
 }
 
 /** The node's head, once it has said it serves `chainId`: a head of another chain would make the lags nonsense. */
@@ -196,6 +201,14 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
     processes: Object.fromEntries(
       Object.entries(state.pids ?? {}).map(([name, pid]) => [name, { pid, running: runsInstanceProcess(name, pid) }]),
     ),
+    api:
+      state.apiPort === undefined
+        ? null
+        : {
+            url: `http://localhost:${state.apiPort}`,
+            demoApiKey: state.demoApiKey ?? null,
+            demoPartnerKey: state.demoPartnerKey ?? null,
+          },
   };
 }
 
@@ -223,6 +236,12 @@ function describe(s: InstanceStatus): string {
         ? `; folded under fold rules ${s.projector.foldRules}, this code folds ${FOLD_RULES_VERSION}: run \`ops replay\``
         : ''),
     ...(processes.length > 0 ? ['processes', ...processes] : []),
+    ...(s.api
+      ? [
+          `api          ${s.api.url}` +
+            (s.api.demoApiKey ? `   demo API key ${s.api.demoApiKey}, partner key ${s.api.demoPartnerKey}` : ''),
+        ]
+      : []),
   ].join('\n');
 }
 
@@ -231,7 +250,7 @@ export function registerStatus(program: Command): void {
   program
     .command('status')
     .description('chain head, indexed block, projector lag, read-model schema, contracts')
-    .option('--json', 'print one JSON object: rpcUrl, chainId, contracts, chain, indexer, projector, processes')
+    .option('--json', 'print one JSON object: rpcUrl, chainId, contracts, chain, indexer, projector, processes, api')
     .action(async (o: { json?: boolean }) => {
       const status = await instanceStatus();
       print(!!o.json, status, () => describe(status));
