@@ -17,7 +17,7 @@ describe('startEmbeddedPostgres', () => {
         const { startEmbeddedPostgres } = require('./apps/ops/src/embedded/embedded-postgres.ts');
         const { Client } = require('pg');
         (async () => {
-          const db = await startEmbeddedPostgres(${JSON.stringify(dir)}, ${port});
+          const db = await startEmbeddedPostgres(${JSON.stringify(dir)}, ${port}, 'a test password');
           let signalled = false;
           process.once('SIGINT', () => { signalled = true; });
           process.kill(process.pid, 'SIGINT');

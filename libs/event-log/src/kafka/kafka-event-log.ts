@@ -67,6 +67,9 @@ interface ResumableReader {
   idle: NodeJS.Timeout;
 }
 
+/** How often offsets are asked for while the broker answers that it cannot tell yet (a retriable error). */
+const OFFSETS_ATTEMPTS = 6;
+
 /** The production log: one single-partition topic per chain, written in Kafka transactions. */
 export class KafkaEventLog implements EventLog {
   private readonly kafka: Kafka;
@@ -257,10 +260,24 @@ export class KafkaEventLog implements EventLog {
     }
   }
 
+  /**
+   * The topic's first and next offsets. Right after a topic is made (or its partition's leader moves) the
+   * broker may answer "not the leader" or "leader not available" for a moment, which kafkajs's admin
+   * passes on for offsets: a retriable answer is asked again, after the topic's metadata is refreshed.
+   */
   private async offsets(topic: string): Promise<{ low: number; high: number }> {
-    const [partition] = await (await this.admin.get()).fetchTopicOffsets(topic);
-    if (!partition) throw new Error(`topic ${topic} has no partition: call init()`);
-    return { low: Number(partition.low), high: Number(partition.high) };
+    const admin = await this.admin.get();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const [partition] = await admin.fetchTopicOffsets(topic);
+        if (!partition) throw new Error(`topic ${topic} has no partition: call init()`);
+        return { low: Number(partition.low), high: Number(partition.high) };
+      } catch (error) {
+        if ((error as { retriable?: unknown }).retriable !== true || attempt >= OFFSETS_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+        await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => undefined);
+      }
+    }
   }
 
   /** Committed records of [from, end), at most `max`, with a reader opened for this one call. */
