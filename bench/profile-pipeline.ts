@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LotteryDeployment } from '@lottery/contracts';
 import { indexerChainEnv } from '@lottery/pipeline-testing';
-import { freePort } from '@lottery/telemetry';
+import { freePorts } from '@lottery/telemetry';
 import { createScratchDatabase } from './lib/postgres';
 import { CpuMeter, describeCpu, exitedEarly, spawnApp, type AppProcess } from './lib/processes';
 import { log, secondsSince, sleep } from './lib/stats';
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   const profileDir = flag('--cpu-prof');
   const scratch = await createScratchDatabase('pipeline');
   const { name: db, url: databaseUrl } = scratch;
-  const [indexerPort, projectorPort] = [await freePort(), await freePort()];
+  const [indexerPort, projectorPort] = await freePorts(2);
   const common = { LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, NODE_ENV: 'production' };
   const logEnv = kafka
     ? { EVENT_LOG: 'kafka', KAFKA_BROKERS: held.brokers.join(','), KAFKA_TOPIC_PREFIX: db }

@@ -45,7 +45,7 @@ import {
   writeResultsMarkdown,
 } from './report';
 import { processStats, ROOT, startServer, type Server } from './servers';
-import { APP_NODE_FLAGS, freePort } from '@lottery/telemetry';
+import { APP_NODE_FLAGS, freePorts } from '@lottery/telemetry';
 import { parseFlags } from '@lottery/testing';
 
 const SERVER_URL = process.env['DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -340,7 +340,7 @@ async function measureSize(
   }
   const headers = { authorization: `Bearer ${key}` };
 
-  const [apiPort, rawPort] = [await freePort(), await freePort()];
+  const [apiPort, rawPort] = await freePorts(2);
   const api = await startServer(
     'api',
     'apps/api/src/main.ts',

@@ -27,7 +27,7 @@ import { DEFAULT_BATCH_MAX_EVENTS } from '@lottery/projection';
 import { buyOneTicket } from '../lib/purchase';
 import { settle } from '../lib/settle';
 import { CpuMeter, RssSampler, describeCpu, exitedEarly, spawnApp, type AppProcess } from '../lib/processes';
-import { freePort } from '@lottery/telemetry';
+import { freePorts } from '@lottery/telemetry';
 import { log, mean, percentile, secondsSince, sleep } from '../lib/stats';
 import { headOf } from './chain-history';
 import { INDEXER_DEFAULTS } from './indexer-backfill';
@@ -164,7 +164,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   const eventLogEnv: NodeJS.ProcessEnv = kafka
     ? { EVENT_LOG: 'kafka', KAFKA_BROKERS: (options.kafkaBrokers ?? []).join(',') }
     : { EVENT_LOG: 'postgres', EVENT_LOG_SCHEMA: 'lottery_log' };
-  const [indexerPort, projectorPort, apiPort] = [await freePort(), await freePort(), await freePort()];
+  const [indexerPort, projectorPort, apiPort] = await freePorts(3);
   const apiKey = await createApiKey(databaseUrl);
   const common = { LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, NODE_ENV: 'production' };
   const chain = { CHAIN_ID: String(deployment.chainId) };

@@ -40,6 +40,38 @@ describe('ops against an embedded instance that is not running', () => {
     }
   });
 
+  it('reports what status can read of a stopped instance, and what it cannot', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lottery-stopped-'));
+    try {
+      const port = await freePort();
+      const state = {
+        postgresPort: port,
+        anvilPort: port,
+        apiPort: port,
+        demoApiKey: 'lt_live_demo',
+        pids: { api: 1 },
+      };
+      writeFileSync(join(dataDir, 'instance.json'), JSON.stringify(state));
+      const env = { DATA_DIR: dataDir, DATABASE_URL: '', RPC_URL: '', CHAIN_ID: '31337' };
+      const notRunning = `the embedded instance's Postgres (port ${port}) is not running: start it with \`npm start\`, or set DATABASE_URL to another database`;
+      const json = await runOps(['status', '--json'], env);
+      expect(json.code).toBe(0);
+      expect(jsonOf(json)).toMatchObject({
+        chain: { headBlock: null, error: expect.stringMatching(/^node unreachable/) },
+        indexer: { indexedBlock: null, logTail: null, logExists: null, error: notRunning },
+        projector: { position: null, lagEvents: null, readSchemaExists: null, error: notRunning },
+        processes: { api: { pid: 1, running: false } },
+        api: { url: `http://localhost:${port}`, demoApiKey: 'lt_live_demo' },
+      });
+      const text = await runOps(['status'], env);
+      expect(text.code).toBe(0);
+      expect(text.stdout).toContain(`indexer      event log postgres "lottery_log" unreadable: ${notRunning}`);
+      expect(text.stdout).toContain(`projector    read models "lottery" unreadable: ${notRunning}`);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('says what to do with an unreadable instance record, on every command, without a stack trace', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lottery-unreadable-'));
     try {

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { Client } from 'pg';
-import { createEventLog } from '@lottery/event-log';
+import { createEventLog, type EventLog } from '@lottery/event-log';
 import { CONNECT_TIMEOUT_MS, positionEventIdAt, readSchemaName } from '@lottery/persistence';
 import { FOLD_RULES_VERSION, otherLogSignText, signOfAnotherLog } from '@lottery/projection';
-import { databaseUrl } from '../connection';
+import { databaseUrl, explainedFailure } from '../connection';
 import { readState, runsInstanceProcess } from '../data-dir';
 import { displayedUrl } from '@lottery/telemetry';
 import { print } from '../output';
@@ -16,21 +16,25 @@ export interface InstanceStatus {
   chainId: number;
   contracts: Record<string, string>;
   chain: { headBlock: number | null; error?: string };
+  /** `error` (and nulls) when the event log cannot be read: a stopped instance's Postgres, a broker down. */
   indexer: {
     indexedBlock: number | null;
     lagBlocks: number | null;
     eventLog: string;
-    logTail: number;
+    logTail: number | null;
     /** False for a Postgres log whose tables are not there: before the indexer's first start, or a mistyped EVENT_LOG_SCHEMA. */
-    logExists: boolean;
+    logExists: boolean | null;
+    error?: string;
   };
+  /** `error` (and nulls) when the read models' database cannot be reached. */
   projector: {
     readSchema: string;
     /** False before `migrate` or the projector's first start created it, or for a mistyped READ_SCHEMA. */
-    readSchemaExists: boolean;
+    readSchemaExists: boolean | null;
     position: number | null;
     lastBlock: number | null;
-    lagEvents: number;
+    /** Null when the log or the read models cannot be read. */
+    lagEvents: number | null;
     replayInProgress: boolean;
     /** The fold rules version that built the read models (null: none folded yet, or not migrated yet). */
     foldRules: number | null;
@@ -41,6 +45,7 @@ export interface InstanceStatus {
      * or holds another record there), as the projector refuses them; null when it does not.
      */
     otherLog: string | null;
+    error?: string;
   };
   /** Apps of the embedded instance (`npm start`) and whether each process is alive. */
   processes: Record<string, { pid: number; running: boolean }>;
@@ -92,41 +97,39 @@ function contractsOf(env: NodeJS.ProcessEnv): Record<string, string> {
   return given.length > 0 ? Object.fromEntries(given) : (readState().contracts ?? {});
 }
 
-/** Everything `ops status` reports, read from the node, the event log and the read models. */
-export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Promise<InstanceStatus> {
-  const state = readState();
-  const pipeline = loadPipelineEnv(env);
-  const chainId = chainIdOf(pipeline);
-  const rpcUrl = rpcUrlOf(pipeline);
-  const chain = await headBlock(rpcUrl, chainId);
+/** What a failure to reach a component says, as the CLI would have said it had it stopped there. */
+function failureText(error: unknown): string {
+  const explained = explainedFailure(error);
+  return explained instanceof Error ? explained.message : String(explained);
+}
 
-  const eventLog = createEventLog(eventLogConfigOf(pipeline, chainId));
-  let indexedBlock: number | null;
-  let logHead: number;
-  let logTail: number;
-  let logExists = true;
+type EventLogReading = Pick<InstanceStatus['indexer'], 'indexedBlock' | 'logTail' | 'logExists' | 'error'> & {
+  logHead: number | null;
+};
+
+async function readEventLog(eventLog: EventLog): Promise<EventLogReading> {
   try {
-    indexedBlock = (await eventLog.lastCheckpoint())?.blockNumber ?? null;
-    logHead = await eventLog.head();
-    logTail = await eventLog.tail();
+    const indexedBlock = (await eventLog.lastCheckpoint())?.blockNumber ?? null;
+    return { indexedBlock, logHead: await eventLog.head(), logTail: await eventLog.tail(), logExists: true };
   } catch (error) {
     // the Postgres log's tables come with the indexer's first start: before it, the log is empty
-    if (!isUndefinedTable(error)) {
-      await eventLog.close();
-      throw error;
-    }
-    [indexedBlock, logHead, logTail, logExists] = [null, 0, 0, false];
+    if (isUndefinedTable(error)) return { indexedBlock: null, logHead: 0, logTail: 0, logExists: false };
+    return { indexedBlock: null, logHead: null, logTail: null, logExists: null, error: failureText(error) };
   }
+}
 
+async function readProjector(
+  schema: string,
+  eventLog: EventLog,
+  log: EventLogReading,
+): Promise<InstanceStatus['projector']> {
   const db = new Client({
     connectionString: databaseUrl(),
     application_name: 'ops-status',
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   });
-  let projector: InstanceStatus['projector'];
   try {
     await db.connect();
-    const schema = pipeline.READ_SCHEMA;
     const exists = await db.query(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [schema]);
     // through to_jsonb: a schema the new code has not migrated yet has no fold_rules column; one not
     // migrated at all has no projector_state yet (nothing folded)
@@ -165,24 +168,66 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
     const foldRules = row?.fold_rules ?? null;
     // as the projector checks its log at start (and `ops replay` without --new-log)
     const sign =
-      logExists && row && position !== null
+      log.logExists && row && position !== null
         ? await signOfAnotherLog(eventLog, { position, positionEventId: positionEventIdAt(row) })
         : null;
-    projector = {
+    const { logHead, logTail } = log;
+    return {
       readSchema: schema,
       readSchemaExists: (exists.rowCount ?? 0) > 0,
       position,
       lastBlock: row && Number(row.last_block) >= 0 ? Number(row.last_block) : null,
-      // nothing folded yet: the whole log is ahead (Postgres positions start at 1, Kafka offsets at 0)
-      lagEvents: position === null ? logTail - logHead : Math.max(0, logTail - 1 - position),
+      lagEvents:
+        logHead === null || logTail === null
+          ? null
+          : // nothing folded yet: the whole log is ahead (Postgres positions start at 1, Kafka offsets at 0)
+            position === null
+            ? logTail - logHead
+            : Math.max(0, logTail - 1 - position),
       replayInProgress: replaying.rows[0]?.held === true,
       foldRules,
       replayNeeded: foldRules !== null && foldRules !== FOLD_RULES_VERSION,
       otherLog: sign ? otherLogSignText(sign) : null,
     };
+  } catch (error) {
+    return {
+      readSchema: schema,
+      readSchemaExists: null,
+      position: null,
+      lastBlock: null,
+      lagEvents: null,
+      replayInProgress: false,
+      foldRules: null,
+      replayNeeded: false,
+      otherLog: null,
+      error: failureText(error),
+    };
   } finally {
-    await Promise.all([db.end().catch(() => undefined), eventLog.close()]);
+    await db.end().catch(() => undefined);
   }
+}
+
+/**
+ * Everything `ops status` reports, read from the node, the event log and the read models. A part that
+ * cannot be read (a stopped instance, a database or broker down) is reported as such, beside the rest.
+ */
+export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Promise<InstanceStatus> {
+  const state = readState();
+  const pipeline = loadPipelineEnv(env);
+  const chainId = chainIdOf(pipeline);
+  const rpcUrl = rpcUrlOf(pipeline);
+  const chain = await headBlock(rpcUrl, chainId);
+
+  const eventLog = createEventLog(eventLogConfigOf(pipeline, chainId));
+  let log: EventLogReading;
+  let projector: InstanceStatus['projector'];
+  try {
+    log = await readEventLog(eventLog);
+    projector = await readProjector(pipeline.READ_SCHEMA, eventLog, log);
+  } finally {
+    await eventLog.close().catch(() => undefined);
+  }
+  const { indexedBlock } = log;
 
   return {
     rpcUrl: displayedUrl(rpcUrl),
@@ -194,8 +239,9 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
       lagBlocks: chain.headBlock !== null && indexedBlock !== null ? Math.max(0, chain.headBlock - indexedBlock) : null,
       eventLog:
         pipeline.EVENT_LOG === 'kafka' ? `kafka ${pipeline.KAFKA_BROKERS}` : `postgres "${pipeline.EVENT_LOG_SCHEMA}"`,
-      logTail,
-      logExists,
+      logTail: log.logTail,
+      logExists: log.logExists,
+      ...(log.error === undefined ? {} : { error: log.error }),
     },
     projector,
     processes: Object.fromEntries(
@@ -212,6 +258,31 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
   };
 }
 
+function indexerLine({ indexer }: InstanceStatus): string {
+  if (indexer.error !== undefined) return `indexer      event log ${indexer.eventLog} unreadable: ${indexer.error}`;
+  return (
+    `indexer      block ${indexer.indexedBlock ?? 'none yet'}` +
+    (indexer.lagBlocks === null ? '' : `, ${indexer.lagBlocks} blocks behind the head`) +
+    `; event log ${indexer.eventLog}, next position ${indexer.logTail}` +
+    (indexer.logExists ? '' : ' (no such log yet: is EVENT_LOG_SCHEMA right?)')
+  );
+}
+
+function projectorLine({ projector: p }: InstanceStatus): string {
+  if (p.error !== undefined) return `projector    read models "${p.readSchema}" unreadable: ${p.error}`;
+  return (
+    `projector    position ${p.position ?? 'none yet'}` +
+    (p.lagEvents === null ? '' : `, ${p.lagEvents} events behind the log`) +
+    `; read models "${p.readSchema}"` +
+    (p.readSchemaExists ? '' : ' (no such schema yet: is READ_SCHEMA right?)') +
+    (p.otherLog ? ` (another log's read models: at position ${p.position}, ${p.otherLog})` : '') +
+    (p.replayInProgress ? ' (a replay is building the next generation)' : '') +
+    (p.replayNeeded
+      ? `; folded under fold rules ${p.foldRules}, this code folds ${FOLD_RULES_VERSION}: run \`ops replay\``
+      : '')
+  );
+}
+
 function describe(s: InstanceStatus): string {
   const contracts = Object.entries(s.contracts).map(([name, address]) => `    ${name.padEnd(18)}${address}`);
   const processes = Object.entries(s.processes).map(
@@ -221,20 +292,8 @@ function describe(s: InstanceStatus): string {
     `chain        ${s.chainId} at ${s.rpcUrl}, head ${s.chain.headBlock ?? `unknown (${s.chain.error})`}`,
     `contracts`,
     ...contracts,
-    `indexer      block ${s.indexer.indexedBlock ?? 'none yet'}` +
-      (s.indexer.lagBlocks === null ? '' : `, ${s.indexer.lagBlocks} blocks behind the head`) +
-      `; event log ${s.indexer.eventLog}, next position ${s.indexer.logTail}` +
-      (s.indexer.logExists ? '' : ' (no such log yet: is EVENT_LOG_SCHEMA right?)'),
-    `projector    position ${s.projector.position ?? 'none yet'}, ${s.projector.lagEvents} events behind the log` +
-      `; read models "${s.projector.readSchema}"` +
-      (s.projector.readSchemaExists ? '' : ' (no such schema yet: is READ_SCHEMA right?)') +
-      (s.projector.otherLog
-        ? ` (another log's read models: at position ${s.projector.position}, ${s.projector.otherLog})`
-        : '') +
-      (s.projector.replayInProgress ? ' (a replay is building the next generation)' : '') +
-      (s.projector.replayNeeded
-        ? `; folded under fold rules ${s.projector.foldRules}, this code folds ${FOLD_RULES_VERSION}: run \`ops replay\``
-        : ''),
+    indexerLine(s),
+    projectorLine(s),
     ...(processes.length > 0 ? ['processes', ...processes] : []),
     ...(s.api
       ? [

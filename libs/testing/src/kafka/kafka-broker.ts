@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@lottery/telemetry';
+import { freePorts } from '@lottery/telemetry';
 import { Kafka, logLevel } from 'kafkajs';
 import { hasExited, killOnParentExit, requireCommand, runCommand, stopChild } from '../child-process';
 import { ensureKafkaJars } from './kafka-jars';
@@ -40,11 +40,8 @@ export async function startKafka(): Promise<KafkaBroker> {
   };
   // A run killed before stop() (Ctrl-C, a closed pipe) must not leave broker data in /tmp either.
   process.once('exit', removeWorkDir);
-  const layout: KafkaServerLayout = {
-    brokerPort: await freePort(),
-    controllerPort: await freePort(),
-    dataDir: join(workDir, 'data'),
-  };
+  const [brokerPort, controllerPort] = await freePorts(2);
+  const layout: KafkaServerLayout = { brokerPort, controllerPort, dataDir: join(workDir, 'data') };
   const files = {
     properties: join(workDir, 'server.properties'),
     log4j: join(workDir, 'log4j.properties'),
