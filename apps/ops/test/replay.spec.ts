@@ -36,6 +36,8 @@ interface ReplayJson {
   events: number;
   seconds: number;
   eventsPerSecond: number;
+  foldSeconds: number;
+  foldEventsPerSecond: number;
   droppedLeftovers: string[];
 }
 
@@ -86,9 +88,14 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
       events: records,
       seconds: expect.any(Number),
       eventsPerSecond: expect.any(Number),
+      foldSeconds: expect.any(Number),
+      foldEventsPerSecond: expect.any(Number),
       droppedLeftovers: [],
     });
     expect(out.eventsPerSecond).toBeGreaterThan(0);
+    // the fold is part of the whole: its rate is the higher one
+    expect(out.foldSeconds).toBeLessThan(out.seconds);
+    expect(out.foldEventsPerSecond).toBeGreaterThan(out.eventsPerSecond);
     // progress on stderr (JSON log lines off a terminal), stdout only the one document
     expect(run.stderr).toMatch(/replay: positions and events progress/);
     expect(run.stderr).toMatch(/itemsPerSecond/);
