@@ -55,6 +55,30 @@ describe('live mode', () => {
     expect(await readLotteryLogs(anvil.rpcUrl, deployment)).toHaveLength(stopped.length);
   });
 
+  it("draws a round whose draw time has passed at once, not a whole draw interval after it started (a restart's)", async () => {
+    const latest = (await rpc('eth_getBlockByNumber', ['latest', false])) as { timestamp: string };
+    // round 1 ends a second from now; the draw timer would wait a minute
+    const deployment = await deployLottery(anvil.rpcUrl, { firstDrawingTime: BigInt(latest.timestamp) + 1n });
+    const errors: Error[] = [];
+    const activity: string[] = [];
+    const live = await startLiveSimulation(anvil.rpcUrl, deployment, {
+      seed: 'live-overdue',
+      purchaseIntervalMs: 200,
+      drawIntervalMs: 60_000,
+      onActivity: (line) => activity.push(line),
+      onError: (error) => errors.push(error),
+    });
+    try {
+      await until(() => live.stats.draws === 1, 'the overdue draw', 20_000);
+    } finally {
+      await live.stop();
+    }
+    expect(errors).toEqual([]);
+    expect(activity).toContainEqual(expect.stringMatching(/^round 1 settled \(.*\); round 2 open$/));
+    // round 2 lasts a day of chain time: the next draw waits for the interval
+    expect(live.stats.draws).toBe(1);
+  });
+
   it('acts without an onActivity listener too', async () => {
     const deployment = await deployLottery(anvil.rpcUrl);
     const errors: Error[] = [];

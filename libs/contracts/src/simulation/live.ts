@@ -1,6 +1,8 @@
 /**
  * Live activity for the demo (`npm start`): a purchase every `purchaseIntervalMs`, a draw every
- * `drawIntervalMs`, until stopped. One action at a time, so wallets never race for a nonce.
+ * `drawIntervalMs` (sooner when the open round's draw time comes first), until stopped. One action at a
+ * time, so wallets never race for a nonce. Its lines say "round", as the API does (the contracts'
+ * "drawing").
  */
 import type { LotteryDeployment } from '../deploy';
 import { claimReferralFees, claimWinnings } from './claims';
@@ -36,7 +38,7 @@ async function purchase(ctx: SimulationContext): Promise<string> {
   const quickPick = ctx.random.chance(0.25);
   const tickets = quickPick ? await buyQuickPicks(ctx) : await buyOrder(ctx);
   if (ctx.random.chance(0.3)) await enterPool(ctx, [ctx.random.pick(ctx.wallets.players)]);
-  return `drawing ${ctx.drawingId}: ${tickets.length} ticket(s) bought${quickPick ? ' (quick pick)' : ''}`;
+  return `round ${ctx.drawingId}: ${tickets.length} ticket(s) bought${quickPick ? ' (quick pick)' : ''}`;
 }
 
 async function draw(ctx: SimulationContext): Promise<string> {
@@ -49,7 +51,7 @@ async function draw(ctx: SimulationContext): Promise<string> {
   await claimWinnings(ctx, settled, 0.7);
   await claimReferralFees(ctx, 0.3);
   const numbers = `${[...settled.winningNormals].sort((a, b) => a - b).join(' ')} + ${settled.winningBonusball}`;
-  return `drawing ${settled.drawingId} settled (${numbers}); drawing ${ctx.drawingId} open`;
+  return `round ${settled.drawingId} settled (${numbers}); round ${ctx.drawingId} open`;
 }
 
 /** How long stopping waits for the action under way. */
@@ -72,22 +74,37 @@ export async function startLiveSimulation(
       };
     });
 
+  // The open round's own draw time bounds the wait, not only a timer from this start: a round whose time
+  // passed while the simulator was stopped (`npm start` again) is drawn at once, as its `ended_at` says.
+  // The chain's clock is the latest block's, or the wall's when no block was made since (a reloaded anvil
+  // makes its next block at the wall's time); a chain moved ahead of the wall is read as it stands.
+  const drawDue = async (): Promise<number> => {
+    const latest = await ctx.rpc.publicClient.getBlock().catch(() => null);
+    if (!latest) return Date.now() + options.drawIntervalMs;
+    const chainNow = Math.max(Number(latest.timestamp), Date.now() / 1000);
+    const untilDrawTime = Math.max(0, (Number(ctx.drawingTime) - chainNow) * 1000);
+    return Date.now() + Math.min(options.drawIntervalMs, untilDrawTime);
+  };
+
   const loop = async (): Promise<void> => {
     let nextPurchase = Date.now() + options.purchaseIntervalMs;
-    let nextDraw = Date.now() + options.drawIntervalMs;
+    let nextDraw = await drawDue();
     while (!stopped) {
       await sleep(Math.max(0, Math.min(nextPurchase, nextDraw) - Date.now()));
       if (stopped) break;
       const isDraw = Date.now() >= nextDraw;
+      let failed = false;
       try {
         // the action first: `onActivity?.(await …)` would skip it when no onActivity is given
         const activity = isDraw ? await draw(ctx) : await purchase(ctx);
         options.onActivity?.(activity);
       } catch (error) {
+        failed = true;
         // an action cut short by the stop (its chain stopping with it) is no error to report
         if (!stopped) options.onError?.(error instanceof Error ? error : new Error(String(error)));
       }
-      if (isDraw) nextDraw = Date.now() + options.drawIntervalMs;
+      // a failed draw leaves the round's time past: tried again a whole interval later, not at once
+      if (isDraw) nextDraw = failed ? Date.now() + options.drawIntervalMs : await drawDue();
       else nextPurchase = Date.now() + options.purchaseIntervalMs;
     }
   };
