@@ -148,7 +148,8 @@ describe('the projector loop', () => {
     );
     abort.abort();
     await running;
-    expect(states.length).toBeGreaterThan(events.length / 3);
+    // a batch of two records holds at most two whole transactions: the reads came between many commits
+    expect(states.length).toBeGreaterThanOrEqual(new Set(events.map((e) => e.txHash)).size / 2);
     expect(states.filter((state) => !/^active \d+; not started -$/.test(state))).toEqual([]);
     expect(states.at(-1)).toBe('active 5; not started -');
   });

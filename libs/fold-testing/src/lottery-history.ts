@@ -60,7 +60,11 @@ export function lotteryHistory(options: HistoryOptions): ChainEventEnvelope[] {
       [referrersOnly[0], wallets[1]],
       [(FRACTION_SCALE * 3n) / 4n, FRACTION_SCALE / 4n],
     ],
-    [[referrersOnly[1]], [FRACTION_SCALE / 2n]],
+    // thirds: the splits sum to exactly 1 as the Jackpot demands, and each referrer's amount rounds down
+    [
+      [referrersOnly[1], referrersOnly[0]],
+      [FRACTION_SCALE / 3n, FRACTION_SCALE - FRACTION_SCALE / 3n],
+    ],
   ].map(([referrers, splits], i) => ({
     id: hex(0xc0de00 + i, 32),
     referrers: referrers as Hex[],

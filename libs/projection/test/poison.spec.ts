@@ -91,6 +91,70 @@ describe('a poison event stops the projector with an error naming it', () => {
       /normalBallMax must be a uint256 at most 255/,
     ],
     [
+      'a settlement of a drawing never drawn',
+      tampered('JackpotSettled', (p) => ({ ...p, drawingId: '2' })),
+      /settlement of drawing 2, which was never drawn/,
+    ],
+    [
+      'winning numbers outside the drawing’s ball range',
+      tampered('WinnersCalculated', (p) => ({ ...p, drawingId: '2', winningNormals: ['1', '2', '3', '4', '200'] })),
+      /winning numbers: normal 200 outside 1\.\.\d+ of round 2/,
+    ],
+    [
+      'winning normals that repeat',
+      tampered('WinnersCalculated', (p) => ({ ...p, drawingId: '2', winningNormals: ['1', '2', '3', '3', '5'] })),
+      /winning numbers: normals 1,2,3,3,5 are not distinct/,
+    ],
+    [
+      'referral splits that do not add up to 1',
+      tampered('ReferralSchemeAdded', (p) => ({
+        ...p,
+        referralSchemeId: `0x${'ab'.repeat(32)}`,
+        referrers: [`0x${'01'.repeat(20)}`],
+        referralSplit: ['5'],
+      })),
+      /referral splits sum to 5, not 1e18/,
+    ],
+    [
+      'a referral split of 0',
+      tampered('ReferralSchemeAdded', (p) => ({
+        ...p,
+        referralSchemeId: `0x${'ac'.repeat(32)}`,
+        referrers: [`0x${'01'.repeat(20)}`, `0x${'02'.repeat(20)}`],
+        referralSplit: ['1000000000000000000', '0'],
+      })),
+      /a referral split of 0/,
+    ],
+    [
+      'a referral win share of all winnings',
+      tampered('NewDrawingInitialized', (p) => ({ ...p, drawingId: '7', referralWinShare: '1000000000000000000' })),
+      /referral win share 1000000000000000000 is not below 1e18/,
+    ],
+    [
+      'an edge beyond the ticket price',
+      tampered('NewDrawingInitialized', (p) => ({
+        ...p,
+        drawingId: '8',
+        edgePerTicket: `${BigInt(p.ticketPrice as string) + 1n}`,
+      })),
+      /edge per ticket \d+ exceeds the ticket price/,
+    ],
+    [
+      'a pool winner of a drawing not settled',
+      tampered('PoolWinnerSelected', (p) => ({ ...p, drawingId: '2' })),
+      /pool winner of drawing 2 before it settled/,
+    ],
+    [
+      'a pool winner naming an entry never made',
+      tampered('PoolWinnerSelected', (p) => ({ ...p, entryId: '99999' })),
+      /names entry 99999, which is no entry of drawing 1/,
+    ],
+    [
+      'a pool winner who is not the entry’s entrant',
+      tampered('PoolWinnerSelected', (p) => ({ ...p, winner: `0x${'0e'.repeat(20)}` })),
+      /pool winner 0x0e0e.* is not the entrant of entry \d+/,
+    ],
+    [
       'a log index past what is stored',
       { ...tampered('JackpotLocked', (p) => p), logIndex: 2 ** 40 },
       /logIndex must be an integer 0\.\.2147483647/,
@@ -118,6 +182,33 @@ describe('a poison event stops the projector with an error naming it', () => {
     expect(await h.projection.cursor()).toEqual(before);
     // and it is never skipped: delivering it again fails again
     await expect(h.projection.applyBatch(batch)).rejects.toThrow(PoisonEventError);
+  });
+
+  it('tier payouts of a drawing calculated twice: the second is named', async () => {
+    const payouts = (id: string) => ({
+      ...tampered('PrizeTierPayoutsCalculated', (p) => ({ ...p, drawingId: '2' })),
+      id,
+    });
+    const [once, twice] = [payouts('payouts:once'), { ...payouts('payouts:twice'), logIndex: 2 }];
+    const error = await h.projection.applyBatch(asLog([once, twice], 5000)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PoisonEventError);
+    expect((error as PoisonEventError).eventId).toBe('payouts:twice');
+    expect((error as Error).message).toMatch(/payouts of drawing 2 arrived twice/);
+  });
+
+  it('a pool winner naming an entry of another drawing, entered in the same batch', async () => {
+    const entry = { ...tampered('PoolEntered', (p) => ({ ...p, drawingId: '2', entryId: '777' })), id: 'entry:777' };
+    const winner = {
+      ...tampered('PoolWinnerSelected', (p) => ({
+        ...p,
+        entryId: '777',
+        winner: (entry.payload as { entrant: string }).entrant,
+      })),
+      logIndex: 2,
+    };
+    const error = await h.projection.applyBatch(asLog([entry, winner], 5000)).catch((e: unknown) => e);
+    expect((error as PoisonEventError).eventId).toBe(winner.id);
+    expect((error as Error).message).toMatch(/names entry 777, which is no entry of drawing 1/);
   });
 
   it('amounts that add up past numeric(78,0): the segment is named, the batch rolls back', async () => {

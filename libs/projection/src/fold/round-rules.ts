@@ -3,6 +3,10 @@ import type { RoundModel } from '@lottery/persistence';
 import type { DecodedBody, EventMeta } from '../decode/decoded-event';
 
 type Init = Extract<DecodedBody, { type: 'NewDrawingInitialized' }>;
+type SchemeAdded = Extract<DecodedBody, { type: 'ReferralSchemeAdded' }>;
+
+/** Fractions on chain are 1e18-scaled (PRECISE_UNIT). */
+const ONE = 10n ** 18n;
 
 /** A drawing as NewDrawingInitialized opens it: no tickets, nothing drawn. */
 export function openedRound(init: Init, meta: EventMeta): RoundModel {
@@ -72,5 +76,28 @@ export function numbersFitRound(round: RoundModel, ticket: TicketNumbers): strin
   if (ticket.bonusball < 1 || ticket.bonusball > round.bonusballMax) {
     return `bonusball ${ticket.bonusball} outside 1..${round.bonusballMax} of round ${round.id}`;
   }
+  return null;
+}
+
+/**
+ * A drawing's terms the contracts could not have opened it with: a referral share of all winnings or
+ * more (winnings net of it would be negative), or an edge beyond the ticket's price (a duplicate ticket
+ * would shrink the prize pool).
+ */
+export function drawingTermsMisfit(init: Init): string | null {
+  if (init.referralWinShare >= ONE) return `referral win share ${init.referralWinShare} is not below 1e18`;
+  if (init.edgePerTicket > init.ticketPrice) {
+    return `edge per ticket ${init.edgePerTicket} exceeds the ticket price ${init.ticketPrice}`;
+  }
+  return null;
+}
+
+/** The Jackpot refuses a purchase whose referrers' splits are not all positive and summing to exactly 1e18. */
+export function referralSchemeMisfit(scheme: SchemeAdded): string | null {
+  if (scheme.referrers.length !== scheme.splits.length) return 'referrers and splits differ in length';
+  if (scheme.referrers.length === 0) return 'a referral scheme without referrers';
+  if (scheme.splits.some((split) => split === 0n)) return 'a referral split of 0';
+  const sum = scheme.splits.reduce((a, b) => a + b, 0n);
+  if (sum !== ONE) return `referral splits sum to ${sum}, not 1e18`;
   return null;
 }

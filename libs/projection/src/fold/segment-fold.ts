@@ -2,7 +2,7 @@ import { tierId, TIER_COUNT } from '@lottery/domain';
 import type { DrawnTicket, FoldReadsPort, RoundModel, TicketToDraw } from '@lottery/persistence';
 import type { DecodedBody, DecodedChainEvent } from '../decode/decoded-event';
 import { PoisonEventError } from '../poison-event-error';
-import { isDrawn, numbersFitRound, openedRound } from './round-rules';
+import { drawingTermsMisfit, isDrawn, numbersFitRound, openedRound, referralSchemeMisfit } from './round-rules';
 import type { SegmentState } from './segment-state';
 import { drawnOutcome, numbersCode, numbersFromCode, referralSplits } from './ticket-rules';
 
@@ -54,22 +54,27 @@ export class SegmentFold {
     }
     const b = e.body;
     switch (b.type) {
-      case 'NewDrawingInitialized':
+      case 'NewDrawingInitialized': {
         if (this.state.rounds.has(b.roundId)) this.poison(e, `drawing ${b.roundId} was already initialized`);
+        const misfit = drawingTermsMisfit(b);
+        if (misfit) this.poison(e, misfit);
         this.changed(openedRound(b, e));
         return;
+      }
       case 'TicketPurchased':
         return this.ticketPurchased(e, b);
       case 'TicketOrderProcessed':
         return this.orderProcessed(e, b);
-      case 'ReferralSchemeAdded':
-        if (b.referrers.length !== b.splits.length) this.poison(e, 'referrers and splits differ in length');
+      case 'ReferralSchemeAdded': {
+        const misfit = referralSchemeMisfit(b);
+        if (misfit) this.poison(e, misfit);
         if (!this.state.schemes.has(b.schemeId)) {
           const scheme = { schemeId: b.schemeId, referrers: b.referrers, splits: b.splits, blockNumber: e.blockNumber };
           this.state.schemes.set(b.schemeId, scheme);
           this.state.newSchemes.push(scheme);
         }
         return;
+      }
       case 'ReferralFeeCollected':
         this.state.wallets.referralFee(b.referrer, b.amount);
         return;
@@ -82,6 +87,8 @@ export class SegmentFold {
       case 'PrizeTierPayoutsCalculated': {
         const round = this.round(e, b.roundId);
         if (isDrawn(round)) this.poison(e, `payouts of drawing ${b.roundId} arrived after its winners`);
+        // the settlement computes them once, in the transaction that draws
+        if (round.tierPayouts !== null) this.poison(e, `payouts of drawing ${b.roundId} arrived twice`);
         // Any tier may pay: tiers 0 and 2 pay nothing only under the deployed calculator's configuration,
         // which its owner can change (premium weights, minimum payouts) or swap for another calculator.
         Object.assign(this.changed(round), { tierPayouts: b.tierPayouts, payoutsBlock: e.blockNumber });
@@ -92,6 +99,8 @@ export class SegmentFold {
       case 'JackpotSettled': {
         const round = this.round(e, b.roundId);
         if (round.settledBlock !== null) this.poison(e, `drawing ${b.roundId} was already settled`);
+        // its transaction draws first (WinnersCalculated): a settled round always has its numbers
+        if (!isDrawn(round)) this.poison(e, `settlement of drawing ${b.roundId}, which was never drawn`);
         Object.assign(this.changed(round), {
           settledBlock: e.blockNumber,
           settledAt: blockTime(e),
@@ -103,6 +112,7 @@ export class SegmentFold {
         return this.claimed(e, b);
       case 'PoolEntered':
         this.state.poolEntries.push({ ...this.poolRow(e, b.roundId), entryId: b.entryId, address: b.entrant });
+        this.state.knownPoolEntries.set(b.entryId, { roundId: b.roundId, address: b.entrant });
         this.state.poolEntryCounts.set(b.roundId, (this.state.poolEntryCounts.get(b.roundId) ?? 0) + 1);
         return;
       case 'PoolTicketsBought':
@@ -113,6 +123,7 @@ export class SegmentFold {
         });
         return;
       case 'PoolWinnerSelected':
+        this.poolWinnerSelected(e, b);
         this.state.poolWinners.push({
           ...this.poolRow(e, b.roundId),
           logIndex: e.logIndex,
@@ -200,6 +211,8 @@ export class SegmentFold {
   private async winnersCalculated(e: DecodedChainEvent, b: Body<'WinnersCalculated'>): Promise<void> {
     const round = this.round(e, b.roundId);
     if (isDrawn(round)) this.poison(e, `drawing ${b.roundId} was already drawn`);
+    const misfit = numbersFitRound(round, { normals: b.winningNormals, bonusball: b.winningBonusball });
+    if (misfit) this.poison(e, `winning numbers: ${misfit}`);
     if (round.tierPayouts === null) this.poison(e, `winners of drawing ${b.roundId} before its tier payouts`);
     const drawn: Drawable = {
       ...round,
@@ -227,6 +240,19 @@ export class SegmentFold {
     this.changed({ ...drawn, tierTicketCounts: counts });
     // no ticket can join a drawn round: its duplicate and participant sets are done
     this.state.roundKeys.forget(round.id);
+  }
+
+  /** The pool draws among a settled drawing's entries (DailyTicketPool.selectWinner): the winner is one. */
+  private poolWinnerSelected(e: DecodedChainEvent, b: Body<'PoolWinnerSelected'>): void {
+    const round = this.round(e, b.roundId);
+    if (round.settledBlock === null) this.poison(e, `pool winner of drawing ${b.roundId} before it settled`);
+    const entry = this.state.knownPoolEntries.get(b.entryId);
+    if (!entry || entry.roundId !== b.roundId) {
+      this.poison(e, `pool winner names entry ${b.entryId}, which is no entry of drawing ${b.roundId}`);
+    }
+    if (entry.address !== b.winner) {
+      this.poison(e, `pool winner ${b.winner} is not the entrant of entry ${b.entryId} (${entry.address})`);
+    }
   }
 
   private async claimed(e: DecodedChainEvent, b: Body<'TicketWinningsClaimed'>): Promise<void> {

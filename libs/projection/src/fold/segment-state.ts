@@ -43,6 +43,8 @@ export class SegmentState {
   readonly poolEntryCounts = new Map<bigint, number>();
   readonly poolTransactions: PoolTransactionModel[] = [];
   readonly poolWinners: PoolWinnerModel[] = [];
+  /** The pool entries this segment's winners may name: those it entered, and the stored ones they name. */
+  readonly knownPoolEntries = new Map<bigint, { roundId: bigint; address: Hex }>();
   readonly chainEvents: ChainEventRow[] = [];
 
   private constructor(
@@ -61,7 +63,9 @@ export class SegmentState {
     const claimedIds: bigint[] = [];
     const bought = new Set<bigint>();
     const schemeIds = new Set<Hex>();
+    const poolWinnerEntries: bigint[] = [];
     for (const { body } of events) {
+      if (body.type === 'PoolWinnerSelected') poolWinnerEntries.push(body.entryId);
       if ('roundId' in body) roundIds.add(body.roundId);
       if (body.type === 'TicketWinningsClaimed') claimedIds.push(body.userTicketId);
       if (body.type === 'TicketPurchased') {
@@ -86,6 +90,9 @@ export class SegmentState {
     }
     for (const t of awaiting) state.awaitBuyer(state.loaded(t));
     for (const s of await reads.referralSchemes([...schemeIds])) state.schemes.set(s.schemeId, s);
+    for (const entry of await reads.poolEntries(poolWinnerEntries)) {
+      state.knownPoolEntries.set(entry.entryId, { roundId: entry.roundId, address: entry.address });
+    }
     // only rounds that exist take tickets; an unknown one is poison, reported when its ticket is folded
     await keys.load(
       reads,

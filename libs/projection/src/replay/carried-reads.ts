@@ -148,6 +148,11 @@ export class CarriedReads implements FoldReadsPort {
     return this.awaiting;
   }
 
+  /** Not carried: a pool winner, once a drawing, reads its entry from the schema. */
+  poolEntries(entryIds: readonly bigint[]): Promise<{ entryId: bigint; roundId: bigint; address: Hex }[]> {
+    return this.schema.poolEntries(entryIds);
+  }
+
   async referralSchemes(ids: readonly Hex[]): Promise<ReferralSchemeModel[]> {
     return ids.flatMap((id) => this.schemesById.get(id) ?? []);
   }

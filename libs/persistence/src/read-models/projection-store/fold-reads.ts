@@ -128,6 +128,16 @@ export class FoldReads {
     return rows.map(ticketFromDb);
   }
 
+  /** Stored pool entries by id (a pool winner names one: once per drawing). */
+  async poolEntries(entryIds: readonly bigint[]): Promise<{ entryId: bigint; roundId: bigint; address: Hex }[]> {
+    if (entryIds.length === 0) return [];
+    const rows = await this.rows<{ entry_id: string; round_id: string; address: string }>(
+      `SELECT entry_id, round_id, address FROM ${this.s}.daily_pool_entries WHERE entry_id = ANY($1::bigint[])`,
+      [entryIds.map(String)],
+    );
+    return rows.map((r) => ({ entryId: BigInt(r.entry_id), roundId: BigInt(r.round_id), address: r.address as Hex }));
+  }
+
   async referralSchemes(ids: readonly Hex[]): Promise<ReferralSchemeModel[]> {
     if (ids.length === 0) return [];
     return this.schemes(`WHERE scheme_id = ANY($1::text[])`, [ids]);
