@@ -1,6 +1,6 @@
 import type { ChainEventEnvelope } from '@lottery/domain';
 import { PoisonEventError } from '../src';
-import { lotteryHistory } from '@lottery/fold-testing';
+import { lotteryHistory, must } from '@lottery/fold-testing';
 import { asLog, startAfresh, startProjection, type ProjectionHarness } from './support/projection-harness';
 
 const history = lotteryHistory({ seed: 31, settledRounds: 1, purchasesPerRound: 10, wallets: 4 });
@@ -9,6 +9,9 @@ const first = <T extends ChainEventEnvelope['type']>(type: T) =>
 
 const lastOf = (type: ChainEventEnvelope['type']) =>
   history.filter((e) => e.type === type).at(-1) as ChainEventEnvelope;
+
+/** The block after the history's: every event a test puts there carries it (one block, one hash). */
+const NEXT_BLOCK_HASH = `0x${'ee'.repeat(32)}` as const;
 
 /** A copy of a real event with a changed payload, id and position after everything else. */
 function tampered(
@@ -21,6 +24,7 @@ function tampered(
     ...e,
     id: `poison:${type}`,
     blockNumber: last.blockNumber + 1,
+    blockHash: NEXT_BLOCK_HASH,
     logIndex: 1,
     payload: change(e.payload as unknown as Record<string, unknown>),
   } as ChainEventEnvelope;
@@ -169,6 +173,7 @@ describe('a poison event stops the projector with an error naming it', () => {
       id: 'fine',
       type: 'LpEarningsUpdated',
       blockNumber: event.blockNumber,
+      blockHash: event.blockHash,
       logIndex: 0,
       payload: { drawingId: '2', amount: '1' },
     } as ChainEventEnvelope;
@@ -209,6 +214,43 @@ describe('a poison event stops the projector with an error naming it', () => {
     const error = await h.projection.applyBatch(asLog([entry, winner], 5000)).catch((e: unknown) => e);
     expect((error as PoisonEventError).eventId).toBe(winner.id);
     expect((error as Error).message).toMatch(/names entry 777, which is no entry of drawing 1/);
+  });
+
+  describe('an event of a folded block by another hash: a reorg the log does not report', () => {
+    const OTHER_HASH = `0x${'0d'.repeat(32)}` as const;
+    const last = history[history.length - 1];
+
+    it('delivered behind the position (as a re-append would be) is refused, not skipped', async () => {
+      const earlier = must(
+        history.findLast((e) => e.blockNumber < last.blockNumber),
+        'an event before the last block',
+      );
+      // the same event again is a re-append: skipped
+      expect(await h.projection.applyBatch(asLog([earlier], 5000))).toMatchObject({ applied: 0, skipped: 1 });
+      const forked = { ...earlier, id: 'fork:behind', blockHash: OTHER_HASH };
+      const error = await h.projection.applyBatch(asLog([forked], 5001)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PoisonEventError);
+      expect((error as PoisonEventError).eventId).toBe('fork:behind');
+      expect((error as Error).message).toMatch(
+        new RegExp(
+          `block ${earlier.blockNumber} was folded with hash ${earlier.blockHash}, this event comes from hash ${OTHER_HASH}`,
+        ),
+      );
+    });
+
+    it('after the position, in the last block folded', async () => {
+      const forked = { ...last, id: 'fork:tip', logIndex: last.logIndex + 100, blockHash: OTHER_HASH };
+      const error = await h.projection.applyBatch(asLog([forked], 5000)).catch((e: unknown) => e);
+      expect((error as PoisonEventError).eventId).toBe('fork:tip');
+      expect((error as Error).message).toMatch(/the log has no BlocksReverted for it/);
+    });
+
+    it('two hashes for one new block within a batch: the second is named', async () => {
+      const one = tampered('JackpotLocked', (p) => ({ ...p, drawingId: '2' }));
+      const other = { ...one, id: 'fork:second', logIndex: 2, blockHash: OTHER_HASH };
+      const error = await h.projection.applyBatch(asLog([one, other], 5000)).catch((e: unknown) => e);
+      expect((error as PoisonEventError).eventId).toBe('fork:second');
+    });
   });
 
   it('amounts that add up past numeric(78,0): the segment is named, the batch rolls back', async () => {
@@ -256,6 +298,7 @@ describe('a poison event stops the projector with an error naming it', () => {
       ...claim,
       id: 'claim-of-again',
       blockNumber: again.blockNumber,
+      blockHash: again.blockHash,
       logIndex: 2,
       payload: { ...claim.payload, userTicketId },
     };

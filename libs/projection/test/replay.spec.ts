@@ -225,6 +225,7 @@ describe('replay folds the log into a fresh schema and switches it in', () => {
       ...model,
       id,
       blockNumber: events[at].blockNumber,
+      blockHash: events[at].blockHash,
       logIndex: 10_000,
       payload: change(model.payload),
     };

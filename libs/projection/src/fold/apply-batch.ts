@@ -1,3 +1,4 @@
+import type { Hex } from '@lottery/domain';
 import type { ProjectionStore, ProjectorCursor } from '@lottery/persistence';
 import { decodeRecord, type LogRecord } from '../decode/decode-event';
 import type { DecodedChainEvent, DecodedRevert } from '../decode/decoded-event';
@@ -86,6 +87,12 @@ export async function applyBatchInTransaction(
   const windowStart = () => Math.max(cursor.retainedFromBlock, newest - options.reorgWindowBlocks);
 
   let segment: DecodedChainEvent[] = [];
+  // The block of the event before, to tell one block by two hashes (a reorg the log does not report)
+  // from its events split over batches; unknown after a revert, whose replacement blocks reuse numbers.
+  let previous: { blockNumber: number; blockHash: Hex } | null =
+    cursor.lastBlockHash === null ? null : { blockNumber: cursor.lastBlock, blockHash: cursor.lastBlockHash };
+  /** Events delivered again for blocks folded by an earlier batch, checked against their stored hashes. */
+  const again: DecodedChainEvent[] = [];
   for (const r of records) {
     if (r.kind === 'revert') {
       await foldSegment(store, segment, windowStart(), options);
@@ -103,11 +110,23 @@ export async function applyBatchInTransaction(
         options.roundKeys.clear();
         cursor.lastBlock = r.fromBlock - 1;
         cursor.lastLogIndex = LAST_LOG_INDEX;
+        cursor.lastBlockHash = null;
       }
-    } else if (afterFence(r, cursor)) {
+      previous = null;
+      continue;
+    }
+    const fresh = afterFence(r, cursor);
+    if (previous?.blockNumber === r.blockNumber) {
+      if (previous.blockHash !== r.blockHash) throw otherFork(r, previous.blockHash);
+    } else if (!fresh && r.blockNumber >= windowStart()) {
+      again.push(r);
+    }
+    previous = r;
+    if (fresh) {
       segment.push(r);
       cursor.lastBlock = r.blockNumber;
       cursor.lastLogIndex = r.logIndex;
+      cursor.lastBlockHash = r.blockHash;
       newest = Math.max(newest, r.blockNumber);
       result.applied += 1;
     } else {
@@ -115,6 +134,7 @@ export async function applyBatchInTransaction(
     }
   }
   await foldSegment(store, segment, windowStart(), options);
+  await refuseOtherForks(store, again);
   // records at or before the stored position were skipped, so the last one decoded ends the batch
   const last = records[records.length - 1];
   if (last) {
@@ -129,6 +149,29 @@ export async function applyBatchInTransaction(
   await store.writes.saveCursor(cursor);
   result.position = cursor.position;
   return result;
+}
+
+/**
+ * An event of a block the read models hold by another hash: the chain reorganized and the log holds both
+ * forks with no BlocksReverted between. Skipping it (as a re-append) or folding it would mix two chains.
+ */
+function otherFork(e: DecodedChainEvent, folded: Hex): PoisonEventError {
+  return new PoisonEventError(
+    e.id,
+    e.position,
+    `block ${e.blockNumber} was folded with hash ${folded}, this event comes from hash ${e.blockHash}: ` +
+      'the chain reorganized and the log has no BlocksReverted for it',
+  );
+}
+
+/** Events delivered again behind the position must be of the blocks folded (where the window keeps their hashes). */
+async function refuseOtherForks(store: ProjectionStore, again: readonly DecodedChainEvent[]): Promise<void> {
+  if (again.length === 0) return;
+  const folded = await store.reads.appliedBlockHashes([...new Set(again.map((e) => e.blockNumber))]);
+  for (const e of again) {
+    const hash = folded.get(e.blockNumber);
+    if (hash !== undefined && hash !== e.blockHash) throw otherFork(e, hash);
+  }
 }
 
 async function foldSegment(

@@ -8,6 +8,7 @@ const hasOutcome = (t: DrawnTicket): t is DrawnTicket & { outcome: TicketOutcome
 export async function flushSegment(writes: FoldWrites, state: SegmentState): Promise<void> {
   const isNew = new Set<StoredTicket>(state.newTickets);
   await writes.insertChainEvents(state.chainEvents);
+  await writes.insertAppliedBlocks(state.appliedBlocks);
   await writes.insertReferralSchemes(state.newSchemes);
   await writes.upsertRounds(
     [...state.changedRounds].map((id) => {

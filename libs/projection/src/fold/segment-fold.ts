@@ -44,6 +44,7 @@ export class SegmentFold {
    * event, so keeping them twice would double what a catch-up through the window writes.
    */
   async apply(e: DecodedChainEvent, revertible: boolean): Promise<void> {
+    if (revertible) this.state.appliedBlocks.set(e.blockNumber, e.blockHash);
     if (revertible && e.body.type !== 'TicketPurchased') {
       this.state.chainEvents.push({
         blockNumber: e.blockNumber,

@@ -46,6 +46,8 @@ export class SegmentState {
   /** The pool entries this segment's winners may name: those it entered, and the stored ones they name. */
   readonly knownPoolEntries = new Map<bigint, { roundId: bigint; address: Hex }>();
   readonly chainEvents: ChainEventRow[] = [];
+  /** The hash of every block this segment folded within the reorg window. */
+  readonly appliedBlocks = new Map<number, Hex>();
 
   private constructor(
     readonly roundKeys: OpenRoundKeys,

@@ -148,6 +148,11 @@ export class CarriedReads implements FoldReadsPort {
     return this.awaiting;
   }
 
+  /** Not carried: only an event the log delivers again, behind the fold's position, asks. */
+  appliedBlockHashes(blockNumbers: readonly number[]): Promise<Map<number, Hex>> {
+    return this.schema.appliedBlockHashes(blockNumbers);
+  }
+
   /** Not carried: a pool winner, once a drawing, reads its entry from the schema. */
   poolEntries(entryIds: readonly bigint[]): Promise<{ entryId: bigint; roundId: bigint; address: Hex }[]> {
     return this.schema.poolEntries(entryIds);

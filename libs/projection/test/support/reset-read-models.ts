@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 
 const TABLES = [
   'chain_events',
+  'applied_blocks',
   'rounds',
   'tickets',
   'ticket_outcomes',
@@ -18,6 +19,7 @@ export async function resetReadModels(dataSource: DataSource, schema = 'lottery'
   await dataSource.query(`TRUNCATE ${TABLES.map((t) => `"${schema}".${t}`).join(', ')}`);
   await dataSource.query(
     `UPDATE "${schema}".projector_state
-        SET position = NULL, last_block = -1, last_log_index = -1, retained_from_block = 0, fold_rules = NULL`,
+        SET position = NULL, last_block = -1, last_log_index = -1, last_block_hash = NULL, retained_from_block = 0,
+            fold_rules = NULL`,
   );
 }

@@ -25,6 +25,8 @@ export interface ProjectorCursor {
   /** Last applied (block, logIndex): events at or before it are duplicates. -1 when nothing applied. */
   lastBlock: number;
   lastLogIndex: number;
+  /** The hash `lastBlock` was folded with; null when unknown (after a revert, or stored by an earlier version). */
+  lastBlockHash: Hex | null;
   /** chain_events holds every applied event at or above this block: reverts below it cannot be undone. */
   retainedFromBlock: number;
   /** The version of the fold's rules that built these read models; null before the first batch. */

@@ -42,10 +42,13 @@ export class FoldReads {
       position_event_position: string | null;
       last_block: string;
       last_log_index: number;
+      last_block_hash: string | null;
+      last_block_hash_block: string | null;
       retained_from_block: string;
       fold_rules: number | null;
     }>(
-      `SELECT position, position_event_id, position_event_position, last_block, last_log_index, retained_from_block, fold_rules
+      `SELECT position, position_event_id, position_event_position, last_block, last_log_index, last_block_hash,
+              last_block_hash_block, retained_from_block, fold_rules
          FROM ${this.s}.projector_state WHERE id = 1`,
     );
     if (!row) throw new Error(`${this.s}.projector_state has no row: run the read-model migrations`);
@@ -54,6 +57,7 @@ export class FoldReads {
       positionEventId: positionEventIdAt(row),
       lastBlock: Number(row.last_block),
       lastLogIndex: row.last_log_index,
+      lastBlockHash: row.last_block_hash_block === row.last_block ? (row.last_block_hash as Hex | null) : null,
       retainedFromBlock: Number(row.retained_from_block),
       foldRules: row.fold_rules,
     };
@@ -126,6 +130,16 @@ export class FoldReads {
   async ticketsAwaitingBuyer(): Promise<StoredTicket[]> {
     const rows = await this.rows<TicketDbRow>(`${TICKET_SELECT(this.s)} WHERE t.buyer IS NULL ORDER BY t.id`);
     return rows.map(ticketFromDb);
+  }
+
+  /** The hashes these blocks were folded with, where the reorg window still keeps them. */
+  async appliedBlockHashes(blockNumbers: readonly number[]): Promise<Map<number, Hex>> {
+    if (blockNumbers.length === 0) return new Map();
+    const rows = await this.rows<{ block_number: string; block_hash: string }>(
+      `SELECT block_number, block_hash FROM ${this.s}.applied_blocks WHERE block_number = ANY($1::bigint[])`,
+      [blockNumbers],
+    );
+    return new Map(rows.map((r) => [Number(r.block_number), r.block_hash as Hex]));
   }
 
   /** Stored pool entries by id (a pool winner names one: once per drawing). */

@@ -1,3 +1,4 @@
+import type { Hex } from '@lottery/domain';
 import type {
   ChainEventRow,
   DrawnTicket,
@@ -100,9 +101,20 @@ export class FoldWrites {
     );
   }
 
-  /** Raw events below the reorg window can never be reverted again. */
+  /** The hashes of the blocks this segment folded within the reorg window (a block split over two batches: once). */
+  async insertAppliedBlocks(blocks: ReadonlyMap<number, Hex>): Promise<void> {
+    if (blocks.size === 0) return;
+    await this.db.query(
+      `INSERT INTO ${this.s}.applied_blocks (block_number, block_hash)
+       SELECT * FROM unnest($1::bigint[], $2::text[]) ON CONFLICT (block_number) DO NOTHING`,
+      [[...blocks.keys()], [...blocks.values()]],
+    );
+  }
+
+  /** Raw events, and block hashes, below the reorg window can never be reverted again. */
   async pruneChainEventsBelow(block: number): Promise<void> {
     await this.db.query(`DELETE FROM ${this.s}.chain_events WHERE block_number < $1`, [block]);
+    await this.db.query(`DELETE FROM ${this.s}.applied_blocks WHERE block_number < $1`, [block]);
   }
 
   /**
@@ -218,7 +230,7 @@ export class FoldWrites {
     await this.db.query(
       `UPDATE ${this.s}.projector_state
           SET position = $1, position_event_id = $2, position_event_position = $1, last_block = $3, last_log_index = $4,
-              retained_from_block = $5, fold_rules = $6
+              last_block_hash = $7, last_block_hash_block = $3, retained_from_block = $5, fold_rules = $6
         WHERE id = 1`,
       [
         cursor.position,
@@ -227,6 +239,7 @@ export class FoldWrites {
         cursor.lastLogIndex,
         cursor.retainedFromBlock,
         cursor.foldRules,
+        cursor.lastBlockHash,
       ],
     );
   }

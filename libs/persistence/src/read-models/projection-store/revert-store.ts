@@ -42,8 +42,10 @@ export class RevertStore {
     }));
   }
 
+  /** The raw events and the hashes of the reverted blocks. */
   async deleteChainEventsFrom(fromBlock: number): Promise<void> {
     await this.db.query(`DELETE FROM ${this.s}.chain_events WHERE block_number >= $1`, [fromBlock]);
+    await this.db.query(`DELETE FROM ${this.s}.applied_blocks WHERE block_number >= $1`, [fromBlock]);
   }
 
   /**
