@@ -5,7 +5,7 @@ import { PoisonEventError, replayIntoFreshSchema, type ReplayProgress } from '..
 import { dumpSchema } from '@lottery/testing';
 import { lotteryHistory, expectSameReadModels, referenceFold, logWithReorg, must } from '@lottery/fold-testing';
 import { MemoryLog } from './support/memory-log';
-import { CHAIN_ID, startProjection, type ProjectionHarness } from './support/projection-harness';
+import { CHAIN_ID, startAfresh, startProjection, type ProjectionHarness } from './support/projection-harness';
 
 const history = lotteryHistory({ seed: 41, settledRounds: 3, purchasesPerRound: 50, wallets: 10 });
 const blocks = [...new Set(history.map((e) => e.blockNumber))];
@@ -148,6 +148,51 @@ describe('replay folds the log into a fresh schema and switches it in', () => {
     live = false;
     await projector;
     await expectSameReadModels(h.queries, referenceFold(history));
+  });
+
+  it("a switch that leaves the position where it was still makes the live projector reload the open round's tickets", async () => {
+    type Purchase = Extract<ChainEventEnvelope, { type: 'TicketPurchased' }>;
+    const openTickets = history.filter(
+      (e): e is Purchase => e.type === 'TicketPurchased' && e.payload.currentDrawingId === openRound,
+    );
+    const numbersOf = (e: Purchase) => `${[...e.payload.normals].sort((a, b) => a - b)}+${e.payload.bonusball}`;
+    // a ticket whose numbers no other ticket of the round has: buying them again is the first duplicate
+    const changed = must(
+      openTickets.find((t) => openTickets.filter((o) => numbersOf(o) === numbersOf(t)).length === 1),
+      'a ticket of the open round with numbers of its own',
+    );
+    type Opening = Extract<ChainEventEnvelope, { type: 'NewDrawingInitialized' }>;
+    const { bonusballMax } = must(
+      history.find((e): e is Opening => e.type === 'NewDrawingInitialized' && e.payload.drawingId === openRound),
+      'the open round',
+    ).payload;
+    await startAfresh(h);
+    // the live read models were folded wrong in one ticket's numbers (what a replay is run to mend)
+    const wrong = history.map((e) =>
+      e === changed ? { ...e, payload: { ...e.payload, bonusball: (e.payload.bonusball % bonusballMax) + 1 } } : e,
+    );
+    const last = history[history.length - 1];
+    await h.projection.applyBatch(wrong.map((event, i) => ({ position: i + 1, event })));
+    const log = new MemoryLog();
+    log.append(history);
+    await replayIntoFreshSchema({ url: h.db.url, chainId: CHAIN_ID, log });
+    expect((await h.projection.cursor()).position).toBe(history.length);
+
+    // the next purchase repeats the ticket's true numbers: a duplicate, which adds to the prize pool
+    const purchase = history.filter((e) => e.txHash === changed.txHash);
+    const again = purchase.map((e, i) => ({
+      ...e,
+      id: `again:${i}`,
+      txHash: `0x${'a9'.repeat(32)}`,
+      blockNumber: last.blockNumber + 1,
+      blockHash: `0x${'b9'.repeat(32)}`,
+      logIndex: i,
+      ...(e.type === 'TicketPurchased'
+        ? { payload: { ...e.payload, userTicketId: String(BigInt(e.payload.userTicketId) + 10n ** 60n) } }
+        : {}),
+    })) as ChainEventEnvelope[];
+    await h.projection.applyBatch(again.map((event, i) => ({ position: history.length + 1 + i, event })));
+    await expectSameReadModels(h.queries, referenceFold([...history, ...again]));
   });
 
   /** The whole process stops, as under SIGSTOP or a stalled VM: no statement reaches the server. */

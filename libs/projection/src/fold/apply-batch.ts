@@ -73,7 +73,7 @@ export async function applyBatchInTransaction(
   if (lastCommitted != null && (cursor.position === null || cursor.position < lastCommitted)) {
     throw new StoredPositionBehindError(store.schema, cursor.position, lastCommitted);
   }
-  options.roundKeys.useAt(cursor.position);
+  options.roundKeys.useAt(cursor.position, cursor.generation);
   const result: BatchResult = { applied: 0, skipped: 0, reverts: 0, position: cursor.position };
   const records: (DecodedChainEvent | DecodedRevert)[] = [];
   for (const record of batch) {

@@ -13,23 +13,28 @@ export interface RoundKeys {
  * so a purchase needs no lookup (and the tickets table no index for it). Only open rounds take tickets,
  * so this holds one round in practice.
  *
- * It is a cache of committed state: valid only at the log position it was built for. Whoever commits a
- * batch moves it forward; anything else (a failed batch, a revert, another writer such as a replay
- * switching schemas) makes the next batch start from an empty cache and reload from the tickets table.
+ * It is a cache of committed state: valid only at the log position, and in the schema generation, it was
+ * built for. Whoever commits a batch moves it forward; anything else (a failed batch, a revert, another
+ * writer such as a replay switching schemas) makes the next batch start from an empty cache and reload
+ * from the tickets table. A replay's switch may leave the position as it was (nothing was appended
+ * meanwhile) with other tickets behind it (the reason for the replay): the generation tells.
  */
 export class OpenRoundKeys {
   private readonly rounds = new Map<bigint, RoundKeys>();
-  private validAt: number | null | undefined;
+  private validAt: { position: number | null; generation: number } | undefined;
+  /** The generation of the batch using the cache, until it commits. */
+  private using: number | undefined;
 
-  /** Drops everything unless the cache was left at exactly this stored position. */
-  useAt(storedPosition: number | null): void {
-    if (this.validAt !== storedPosition) this.clear();
+  /** Drops everything unless the cache was left at exactly this stored position of this generation. */
+  useAt(storedPosition: number | null, generation: number): void {
+    if (this.validAt?.position !== storedPosition || this.validAt.generation !== generation) this.clear();
     this.validAt = undefined;
+    this.using = generation;
   }
 
   /** The batch that used the cache committed at this position. */
   committedAt(position: number | null): void {
-    this.validAt = position;
+    this.validAt = this.using === undefined ? undefined : { position, generation: this.using };
   }
 
   clear(): void {

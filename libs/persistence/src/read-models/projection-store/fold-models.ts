@@ -29,6 +29,11 @@ export interface ProjectorCursor {
   lastBlockHash: Hex | null;
   /** chain_events holds every applied event at or above this block: reverts below it cannot be undone. */
   retainedFromBlock: number;
+  /**
+   * Which generation of the schema this is: its projector_state table's OID, which a replay's switch
+   * replaces (the schema's name stays). Not stored: read with the cursor.
+   */
+  generation: number;
   /** The version of the fold's rules that built these read models; null before the first batch. */
   foldRules: number | null;
 }

@@ -46,8 +46,9 @@ export class FoldReads {
       last_block_hash_block: string | null;
       retained_from_block: string;
       fold_rules: number | null;
+      generation: string;
     }>(
-      `SELECT position, position_event_id, position_event_position, last_block, last_log_index, last_block_hash,
+      `SELECT tableoid::bigint AS generation, position, position_event_id, position_event_position, last_block, last_log_index, last_block_hash,
               last_block_hash_block, retained_from_block, fold_rules
          FROM ${this.s}.projector_state WHERE id = 1`,
     );
@@ -59,6 +60,7 @@ export class FoldReads {
       lastLogIndex: row.last_log_index,
       lastBlockHash: row.last_block_hash_block === row.last_block ? (row.last_block_hash as Hex | null) : null,
       retainedFromBlock: Number(row.retained_from_block),
+      generation: Number(row.generation),
       foldRules: row.fold_rules,
     };
   }
