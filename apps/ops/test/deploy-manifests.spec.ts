@@ -28,6 +28,7 @@ import {
   selectorMatches,
   sourcesUnder,
   splitAtEntry,
+  type YamlMap,
 } from '@lottery/testing';
 import { APP_NODE_FLAGS } from '@lottery/telemetry';
 
@@ -171,6 +172,73 @@ describe('Kubernetes manifests (k8s/)', () => {
     expect(deployments.filter((d) => selectorMatches(selector, podLabelsOf(d))).map((d) => d.name)).toEqual([api.name]);
     const hpa = manifests.find((m) => m.kind === 'HorizontalPodAutoscaler');
     expect(Number(spec['minAvailable'])).toBeLessThan(Number(mapOf(hpa?.doc['spec'])['minReplicas']));
+  });
+
+  it('hardens every pod: non-root, RuntimeDefault seccomp, read-only root filesystem (a writable /tmp), no privilege escalation or capabilities, no service account token', () => {
+    const workloads = manifests.filter((m) => m.kind === 'Deployment' || m.kind === 'Job');
+    expect(workloads.length).toBeGreaterThanOrEqual(4);
+    const problems = workloads.flatMap((w) => {
+      const pod = podSpecOf(w);
+      const podSecurity = mapOf(pod['securityContext']);
+      const emptyDirs = listOf(pod['volumes'])
+        .map(mapOf)
+        .filter((v) => v['emptyDir'] !== undefined)
+        .map((v) => v['name']);
+      const where = `${w.kind}/${w.name}`;
+      return [
+        ...(pod['automountServiceAccountToken'] === false ? [] : [`${where}: mounts a service account token`]),
+        ...(podSecurity['runAsNonRoot'] === true ? [] : [`${where}: may run as root`]),
+        ...(mapOf(podSecurity['seccompProfile'])['type'] === 'RuntimeDefault' ? [] : [`${where}: no seccomp profile`]),
+        ...listOf(pod['containers']).flatMap((c) => {
+          const container = mapOf(c);
+          const security = mapOf(container['securityContext']);
+          const tmp = listOf(container['volumeMounts'])
+            .map(mapOf)
+            .find((m) => m['mountPath'] === '/tmp');
+          return [
+            ...(security['readOnlyRootFilesystem'] === true ? [] : [`${where}: writable root filesystem`]),
+            ...(security['allowPrivilegeEscalation'] === false ? [] : [`${where}: may escalate privileges`]),
+            ...(JSON.stringify(mapOf(security['capabilities'])['drop']) === '["ALL"]'
+              ? []
+              : [`${where}: keeps capabilities`]),
+            ...(tmp && emptyDirs.includes(tmp['name']) ? [] : [`${where}: no writable /tmp (an emptyDir)`]),
+          ];
+        }),
+      ];
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it("admits ingress only to the API's port from anywhere, and to the indexer's and projector's metrics ports from the namespace", () => {
+    const policies = manifests.filter((m) => m.kind === 'NetworkPolicy').map((m) => mapOf(m.doc['spec']));
+    const selects = (selector: YamlMap, labels: YamlMap) =>
+      Object.entries(mapOf(selector['matchLabels'])).every(([k, v]) => labels[k] === v) &&
+      listOf(selector['matchExpressions'])
+        .map(mapOf)
+        .every((e) => e['operator'] === 'In' && listOf(e['values']).includes(labels[String(e['key'])]));
+    const ingressOf = (d: (typeof deployments)[number]) => {
+      const container = mapOf(listOf(podSpecOf(d)['containers'])[0]);
+      const applying = policies.filter(
+        (p) => listOf(p['policyTypes']).includes('Ingress') && selects(mapOf(p['podSelector']), podLabelsOf(d)),
+      );
+      return {
+        // a policy with no rule denies whatever no other policy admits
+        denyingTheRest: applying.some((p) => listOf(p['ingress']).length === 0),
+        admitted: applying.flatMap((p) =>
+          listOf(p['ingress'])
+            .map(mapOf)
+            .map((rule) => ({
+              from: rule['from'] === undefined ? 'anywhere' : JSON.stringify(rule['from']),
+              ports: listOf(rule['ports']).map((port) => resolvePort(container, mapOf(port)['port'])),
+            })),
+        ),
+      };
+    };
+    expect(Object.fromEntries(deployments.map((d) => [d.name, ingressOf(d)]))).toEqual({
+      api: { denyingTheRest: true, admitted: [{ from: 'anywhere', ports: [3000] }] },
+      indexer: { denyingTheRest: true, admitted: [{ from: '[{"podSelector":{}}]', ports: [9464] }] },
+      projector: { denyingTheRest: true, admitted: [{ from: '[{"podSelector":{}}]', ports: [9464] }] },
+    });
   });
 
   it('migrates with a Job running the read-model migrations', () => {
