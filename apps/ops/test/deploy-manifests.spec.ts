@@ -31,6 +31,7 @@ import {
   type YamlMap,
 } from '@lottery/testing';
 import { APP_NODE_FLAGS } from '@lottery/telemetry';
+import { deploymentEnvFile } from '../src/instance/deployment-env-file';
 
 const REPO_ROOT = join(__dirname, '..', '..', '..');
 
@@ -311,7 +312,8 @@ describe('docker/compose.yml', () => {
       });
     }
   });
-  it('exports to an app only the deployment variables its command names, however the file orders them', () => {
+  /** What an app started by compose's deployment-env entrypoint sees of these variables, given the file. */
+  const exportedBy = (fileText: string, names: string): (string | null)[] => {
     const reader = Object.values(services).find((s) =>
       asArgv(mapOf(s)['entrypoint']).join(' ').includes('deployment.env'),
     );
@@ -319,21 +321,47 @@ describe('docker/compose.yml', () => {
     const dir = mkdtempSync(join(tmpdir(), 'deployment-env-'));
     try {
       const file = join(dir, 'deployment.env');
-      writeFileSync(file, 'RPC_URL=http://chain:8545\nOPERATOR_PRIVATE_KEY=0xabc\nCHAIN_ID=31337\nCHAIN_IDX=1\n');
+      writeFileSync(file, fileText);
       // compose turns $$ into $; the test's file stands in for the shared volume's
       const run = script.replaceAll('$$', '$').replace('/shared/deployment.env', file);
       const show =
         'console.log(JSON.stringify([process.env.CHAIN_ID, process.env.RPC_URL, process.env.OPERATOR_PRIVATE_KEY, process.env.CHAIN_IDX]))';
-      const seen = (names: string) =>
-        JSON.parse(
-          execFileSync(shell, [flag, run, name, names, '-e', show], {
-            cwd: REPO_ROOT,
-            encoding: 'utf8',
-            env: { PATH: process.env['PATH'] },
-          }),
-        ) as (string | null)[];
-      expect(seen('CHAIN_ID')).toEqual(['31337', null, null, null]);
-      expect(seen('RPC_URL|CHAIN_ID')).toEqual(['31337', 'http://chain:8545', null, null]);
+      return JSON.parse(
+        execFileSync(shell, [flag, run, name, names, '-e', show], {
+          cwd: REPO_ROOT,
+          encoding: 'utf8',
+          env: { PATH: process.env['PATH'] },
+        }),
+      ) as (string | null)[];
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('exports to an app only the deployment variables its command names, however the file orders them', () => {
+    const file = 'RPC_URL=http://chain:8545\nOPERATOR_PRIVATE_KEY=0xabc\nCHAIN_ID=31337\nCHAIN_IDX=1\n';
+    expect(exportedBy(file, 'CHAIN_ID')).toEqual(['31337', null, null, null]);
+    expect(exportedBy(file, 'RPC_URL|CHAIN_ID')).toEqual(['31337', 'http://chain:8545', null, null]);
+  });
+
+  it("passes a value holding shell syntax, as ops start's deployment file writes it, through as text: nothing runs", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'deployment-env-marker-'));
+    try {
+      const marker = join(dir, 'ran');
+      const rpcUrl = `http://chain:8545/?key=it's$(touch ${marker})&x=\`touch ${marker}\`;touch ${marker}`;
+      const chain = {
+        rpcUrl,
+        chainId: 31337,
+        startBlock: 1,
+        contracts: { jackpot: '0x01' },
+        operatorPrivateKey: '0xabc',
+      };
+      const file = deploymentEnvFile(chain, rpcUrl);
+      expect(exportedBy(file, 'RPC_URL|CHAIN_ID|OPERATOR_PRIVATE_KEY')).toEqual(['31337', rpcUrl, '0xabc', null]);
+      expect(existsSync(marker)).toBe(false);
+      // plain values stay plain: the file is the dotenv shape other readers expect
+      expect(file).toContain('CHAIN_ID=31337\nSTART_BLOCK=1\nJACKPOT_ADDRESS=0x01\n');
+      expect(() => deploymentEnvFile(chain, 'http://a\nOPERATOR_PRIVATE_KEY=0xevil')).toThrow(/line break/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -18,6 +18,7 @@ import {
   localChainTarget,
   type ChainTarget,
 } from '../instance/pipeline-config';
+import { deploymentEnvFile } from '../instance/deployment-env-file';
 import { waitUntilReady } from '../instance/pipeline-watch';
 import { migrateAll } from './migrate';
 import { nonNegativeInt, positiveInt } from './options';
@@ -104,22 +105,6 @@ async function demoKeys(databaseUrl: string, dir: string): Promise<{ apiKey: str
   });
   writeState({ demoApiKey: issued.apiKey, demoPartnerKey: issued.partnerKey }, dir);
   return issued;
-}
-
-function deploymentEnvFile(chain: ChainTarget, rpcUrl: string): string {
-  const c = chain.contracts;
-  return [
-    `RPC_URL=${rpcUrl}`,
-    `CHAIN_ID=${chain.chainId}`,
-    `START_BLOCK=${chain.startBlock}`,
-    `JACKPOT_ADDRESS=${c.jackpot}`,
-    `LP_MANAGER_ADDRESS=${c.lpManager ?? ''}`,
-    `PAYOUT_CALCULATOR_ADDRESS=${c.payoutCalculator ?? ''}`,
-    `RANDOM_TICKET_BUYER_ADDRESS=${c.randomTicketBuyer ?? ''}`,
-    `DAILY_POOL_ADDRESS=${c.dailyTicketPool ?? ''}`,
-    `OPERATOR_PRIVATE_KEY=${chain.operatorPrivateKey ?? ''}`,
-    '',
-  ].join('\n');
 }
 
 /**
