@@ -55,13 +55,14 @@ export class BlockRangePlanner {
    * (growing through an empty stretch would otherwise be refused at every doubling).
    */
   recordTooLarge(blocks: number, suggestedBlocks?: number, estimatedBlocks?: number, maxBlocks?: number): number {
-    if (maxBlocks !== undefined && maxBlocks < blocks)
-      this.maxSpan = Math.max(this.minSpan, Math.min(this.maxSpan, maxBlocks));
+    // a cap the refused range exceeds binds from now on; one it does not exceed says nothing of it
+    const cap = maxBlocks !== undefined && maxBlocks < blocks ? maxBlocks : Infinity;
+    if (cap !== Infinity) this.maxSpan = Math.max(this.minSpan, Math.min(this.maxSpan, cap));
     const next = Math.min(
       suggestedBlocks && suggestedBlocks < blocks
         ? suggestedBlocks
         : Math.min(Math.floor(blocks / 2), this.denseSpan, estimatedBlocks ?? Infinity),
-      maxBlocks !== undefined && maxBlocks < blocks ? maxBlocks : Infinity,
+      cap,
     );
     this.span = this.clamp(Math.min(this.span, next));
     return Math.max(this.minSpan, Math.min(next, blocks - 1));
