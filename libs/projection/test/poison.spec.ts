@@ -245,6 +245,26 @@ describe('a poison event stops the projector with an error naming it', () => {
       expect((error as Error).message).toMatch(/the log has no BlocksReverted for it/);
     });
 
+    it('hashes an earlier version left stale (a rollback: it moved the position, kept no hashes) are started over, not trusted', async () => {
+      const earlier = must(
+        history.findLast((e) => e.blockNumber < last.blockNumber),
+        'an event before the last block',
+      );
+      // what the earlier version left: a block reverted and folded anew, its stored hash the reverted one
+      await h.dataSource.query(`UPDATE lottery.applied_blocks SET block_hash = $1 WHERE block_number = $2`, [
+        OTHER_HASH,
+        earlier.blockNumber,
+      ]);
+      await h.dataSource.query(`UPDATE lottery.projector_state SET position = position + 1`);
+      const position = must((await h.projection.cursor()).position, 'a position');
+      // the block's event delivered again, with the chain's hash: a re-append, skipped
+      expect(await h.projection.applyBatch(asLog([earlier], position + 1))).toMatchObject({ applied: 0, skipped: 1 });
+      const kept = (await h.dataSource.query(`SELECT count(*)::int AS n FROM lottery.applied_blocks`)) as {
+        n: number;
+      }[];
+      expect(kept[0].n).toBe(0);
+    });
+
     it('two hashes for one new block within a batch: the second is named', async () => {
       const one = tampered('JackpotLocked', (p) => ({ ...p, drawingId: '2' }));
       const other = { ...one, id: 'fork:second', logIndex: 2, blockHash: OTHER_HASH };

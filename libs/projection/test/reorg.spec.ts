@@ -33,6 +33,25 @@ describe('BlocksReverted undoes the reverted blocks: the result equals the fold 
     expect(await dumpSchema(h.dataSource, 'lottery', ignored)).toBe(undone);
   });
 
+  it('a reindex that re-appends blocks a reorg then reverts folds the same however the log is batched', async () => {
+    const fromBlock = blocks[blocks.length - 3];
+    const log = logWithReorg(history, fromBlock, 2);
+    const revert = log.findIndex((e) => e.type === 'BlocksReverted');
+    // the indexer read the orphaned blocks again (a reindex, a restart) before it met the reorg
+    const orphaned = log.slice(0, revert).filter((e) => e.blockNumber >= fromBlock);
+    const reindexed = [...log.slice(0, revert), ...orphaned, ...log.slice(revert)];
+    expect(canonicalEvents(reindexed)).toEqual(history);
+    // the re-append, the revert and the canonical blocks in one batch (what a replay reads)
+    await h.projection.applyBatch(asLog(reindexed.slice(0, revert)));
+    await h.projection.applyBatch(asLog(reindexed.slice(revert), revert + 1));
+    await expectSameReadModels(h.queries, referenceFold(history));
+    for (const seed of [1, 2, 3]) {
+      await startAfresh(h);
+      await feed(h.projection, asLog(reindexed), seed, 60);
+      await expectSameReadModels(h.queries, referenceFold(history));
+    }
+  });
+
   it('undoing a re-selected pool winner brings the earlier selection back', async () => {
     const selections = history.filter((e) => e.type === 'PoolWinnerSelected');
     const second = must(

@@ -74,6 +74,7 @@ export async function applyBatchInTransaction(
     throw new StoredPositionBehindError(store.schema, cursor.position, lastCommitted);
   }
   options.roundKeys.useAt(cursor.position, cursor.generation);
+  if (cursor.blockHashesStale) await store.writes.forgetAppliedBlocks();
   const result: BatchResult = { applied: 0, skipped: 0, reverts: 0, position: cursor.position };
   const records: (DecodedChainEvent | DecodedRevert)[] = [];
   for (const record of batch) {
@@ -91,12 +92,18 @@ export async function applyBatchInTransaction(
   // from its events split over batches; unknown after a revert, whose replacement blocks reuse numbers.
   let previous: { blockNumber: number; blockHash: Hex } | null =
     cursor.lastBlockHash === null ? null : { blockNumber: cursor.lastBlock, blockHash: cursor.lastBlockHash };
-  /** Events delivered again for blocks folded by an earlier batch, checked against their stored hashes. */
-  const again: DecodedChainEvent[] = [];
+  /**
+   * Events delivered again for blocks folded before, checked against the hashes stored for them before
+   * a revert changes those (a re-append followed by the revert of its block is the log of a reindex
+   * that met a reorg, not a fork).
+   */
+  let again: DecodedChainEvent[] = [];
   for (const r of records) {
     if (r.kind === 'revert') {
       await foldSegment(store, segment, windowStart(), options);
       segment = [];
+      await refuseOtherForks(store, again);
+      again = [];
       if (r.fromBlock <= cursor.lastBlock) {
         if (r.fromBlock < windowStart()) {
           throw new PoisonEventError(

@@ -66,8 +66,10 @@ export class SegmentState {
     const bought = new Set<bigint>();
     const schemeIds = new Set<Hex>();
     const poolWinnerEntries: bigint[] = [];
+    const entered = new Set<bigint>();
     for (const { body } of events) {
       if (body.type === 'PoolWinnerSelected') poolWinnerEntries.push(body.entryId);
+      if (body.type === 'PoolEntered') entered.add(body.entryId);
       if ('roundId' in body) roundIds.add(body.roundId);
       if (body.type === 'TicketWinningsClaimed') claimedIds.push(body.userTicketId);
       if (body.type === 'TicketPurchased') {
@@ -92,7 +94,9 @@ export class SegmentState {
     }
     for (const t of awaiting) state.awaitBuyer(state.loaded(t));
     for (const s of await reads.referralSchemes([...schemeIds])) state.schemes.set(s.schemeId, s);
-    for (const entry of await reads.poolEntries(poolWinnerEntries)) {
+    // an entry this segment makes is known once folded: only the stored ones are read (a replay's read
+    // waits for its queued writes)
+    for (const entry of await reads.poolEntries(poolWinnerEntries.filter((id) => !entered.has(id)))) {
       state.knownPoolEntries.set(entry.entryId, { roundId: entry.roundId, address: entry.address });
     }
     // only rounds that exist take tickets; an unknown one is poison, reported when its ticket is folded

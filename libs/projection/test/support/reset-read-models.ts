@@ -19,7 +19,7 @@ export async function resetReadModels(dataSource: DataSource, schema = 'lottery'
   await dataSource.query(`TRUNCATE ${TABLES.map((t) => `"${schema}".${t}`).join(', ')}`);
   await dataSource.query(
     `UPDATE "${schema}".projector_state
-        SET position = NULL, last_block = -1, last_log_index = -1, last_block_hash = NULL, retained_from_block = 0,
+        SET position = NULL, last_block = -1, last_log_index = -1, last_block_hash = NULL, block_hashes_position = NULL, retained_from_block = 0,
             fold_rules = NULL`,
   );
 }

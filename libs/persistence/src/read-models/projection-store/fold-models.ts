@@ -25,8 +25,13 @@ export interface ProjectorCursor {
   /** Last applied (block, logIndex): events at or before it are duplicates. -1 when nothing applied. */
   lastBlock: number;
   lastLogIndex: number;
-  /** The hash `lastBlock` was folded with; null when unknown (after a revert, or stored by an earlier version). */
+  /** The hash `lastBlock` was folded with; null when unknown (after a revert, or not kept: `blockHashesStale`). */
   lastBlockHash: Hex | null;
+  /**
+   * The block hashes kept (`lastBlockHash`, applied_blocks) were not kept up to date for this position:
+   * a projector of an earlier version committed since. The batch starts them over.
+   */
+  blockHashesStale: boolean;
   /** chain_events holds every applied event at or above this block: reverts below it cannot be undone. */
   retainedFromBlock: number;
   /**

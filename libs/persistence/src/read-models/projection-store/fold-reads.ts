@@ -43,13 +43,13 @@ export class FoldReads {
       last_block: string;
       last_log_index: number;
       last_block_hash: string | null;
-      last_block_hash_block: string | null;
+      block_hashes_position: string | null;
       retained_from_block: string;
       fold_rules: number | null;
       generation: string;
     }>(
       `SELECT tableoid::bigint AS generation, position, position_event_id, position_event_position, last_block, last_log_index, last_block_hash,
-              last_block_hash_block, retained_from_block, fold_rules
+              block_hashes_position, retained_from_block, fold_rules
          FROM ${this.s}.projector_state WHERE id = 1`,
     );
     if (!row) throw new Error(`${this.s}.projector_state has no row: run the read-model migrations`);
@@ -58,7 +58,8 @@ export class FoldReads {
       positionEventId: positionEventIdAt(row),
       lastBlock: Number(row.last_block),
       lastLogIndex: row.last_log_index,
-      lastBlockHash: row.last_block_hash_block === row.last_block ? (row.last_block_hash as Hex | null) : null,
+      lastBlockHash: row.block_hashes_position === row.position ? (row.last_block_hash as Hex | null) : null,
+      blockHashesStale: row.block_hashes_position !== row.position,
       retainedFromBlock: Number(row.retained_from_block),
       generation: Number(row.generation),
       foldRules: row.fold_rules,

@@ -111,6 +111,11 @@ export class FoldWrites {
     );
   }
 
+  /** Block hashes another version's batches may have left stale: the next batch keeps them anew. */
+  async forgetAppliedBlocks(): Promise<void> {
+    await this.db.query(`DELETE FROM ${this.s}.applied_blocks`);
+  }
+
   /** Raw events, and block hashes, below the reorg window can never be reverted again. */
   async pruneChainEventsBelow(block: number): Promise<void> {
     await this.db.query(`DELETE FROM ${this.s}.chain_events WHERE block_number < $1`, [block]);
@@ -230,7 +235,7 @@ export class FoldWrites {
     await this.db.query(
       `UPDATE ${this.s}.projector_state
           SET position = $1, position_event_id = $2, position_event_position = $1, last_block = $3, last_log_index = $4,
-              last_block_hash = $7, last_block_hash_block = $3, retained_from_block = $5, fold_rules = $6
+              last_block_hash = $7, block_hashes_position = $1, retained_from_block = $5, fold_rules = $6
         WHERE id = 1`,
       [
         cursor.position,
