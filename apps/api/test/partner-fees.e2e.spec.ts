@@ -180,4 +180,32 @@ describe('partner free tickets when the network fees rise past a sent transactio
     });
     expect(await harness.chain.operatorNonce()).toBe(nonce + 1);
   });
+  it("keeps within the operator's fee ceiling (PARTNER_MAX_FEE_GWEI): signs at most at it, replaces only within it", async () => {
+    const { config } = harness.chain;
+    const [wallet] = testWallets(1, 44);
+    const source = `0x${'00'.repeat(32)}` as Hex;
+    const signedBy = async (chain: TicketBuyerChain) => {
+      const prepared = await chain.prepare(wallet, source);
+      if (!prepared.ok) throw new Error(prepared.reason);
+      return prepared.signed;
+    };
+    const uncapped = new TicketBuyerChain(config);
+    const tx = await signedBy(uncapped);
+    const offered = parseTransaction(tx.raw).maxFeePerGas as bigint;
+    const below = await signedBy(new TicketBuyerChain({ ...config, maxFeePerGas: offered / 2n }));
+    expect(parseTransaction(below.raw)).toMatchObject({ maxFeePerGas: offered / 2n });
+
+    // priced out: the latest block's base fee is twice what the transaction offers at most
+    await rpc('anvil_setNextBlockBaseFeePerGas', [toHex(offered * 2n)]);
+    await rpc('evm_mine');
+    expect(await uncapped.replacementFor(tx)).not.toBeNull();
+    // a ceiling at the transaction's own cap leaves no room for the bump nodes demand of a replacement
+    expect(await new TicketBuyerChain({ ...config, maxFeePerGas: offered }).replacementFor(tx)).toBeNull();
+    const within = await new TicketBuyerChain({ ...config, maxFeePerGas: offered * 2n }).replacementFor(tx);
+    expect(within).not.toBeNull();
+    expect(parseTransaction((within as { raw: Hex }).raw)).toMatchObject({
+      nonce: parseTransaction(tx.raw).nonce,
+      maxFeePerGas: offered * 2n,
+    });
+  });
 });

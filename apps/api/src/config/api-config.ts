@@ -1,6 +1,7 @@
 import { isDataApiEnvironment, KEY_WORD_PATTERN, PARTNER_KEY_WORD, READ_SCHEMA_ENV } from '@lottery/persistence';
 import { ConfigError, setVariables } from '@lottery/telemetry';
 import { z } from 'zod';
+import { parseGwei } from 'viem';
 import { SPEC_TIER_LIMITS, type TierLimits } from '../rate-limit/tier-limits';
 import { type GiveawaysConfig, giveawaysPresenceProblems, resolveGiveawaysConfig } from './giveaways-config';
 
@@ -87,6 +88,12 @@ const ENV_SCHEMA = z.object({
     .regex(/^(0x[0-9a-fA-F]{64}|anvil)$/, 'must be 0x followed by 64 hex characters, or "anvil"')
     .optional(),
   PARTNER_JOB_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  PARTNER_MAX_FEE_GWEI: z
+    .string()
+    .regex(/^\d+(\.\d{1,9})?$/, 'must be a number of gwei (up to 9 decimals: 1 wei), e.g. 0.5')
+    .transform((gwei) => parseGwei(gwei))
+    .refine((wei) => wei > 0n, 'must be above 0')
+    .optional(),
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   REQUEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   PIPELINE_READY_URLS: z

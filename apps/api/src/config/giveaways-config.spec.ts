@@ -32,10 +32,23 @@ describe('giveaway configuration', () => {
       randomTicketBuyer: CHAIN.RANDOM_TICKET_BUYER_ADDRESS.toLowerCase(),
       operatorPrivateKey: CHAIN.OPERATOR_PRIVATE_KEY.toLowerCase(),
       jobTimeoutMs: 30_000,
+      maxFeePerGas: null,
     });
     expect(loadApiConfig({ DATABASE_URL, ...CHAIN, PARTNER_JOB_TIMEOUT_MS: '5000' }).giveaways?.jobTimeoutMs).toBe(
       5000,
     );
+  });
+
+  it('reads the fee ceiling in gwei, to the wei', () => {
+    const ceiling = (gwei: string) =>
+      loadApiConfig({ DATABASE_URL, ...CHAIN, PARTNER_MAX_FEE_GWEI: gwei }).giveaways?.maxFeePerGas;
+    expect([ceiling('0.5'), ceiling('12'), ceiling('0.000000001')]).toEqual([500_000_000n, 12_000_000_000n, 1n]);
+    for (const bad of ['0', 'abc', '-1', '0.0000000001', '1e9']) {
+      expect([bad, problemsOf({ ...CHAIN, PARTNER_MAX_FEE_GWEI: bad })]).toEqual([
+        bad,
+        expect.stringContaining('PARTNER_MAX_FEE_GWEI'),
+      ]);
+    }
   });
 
   it('refuses a partial chain configuration, naming what is missing', () => {

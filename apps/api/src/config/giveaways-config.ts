@@ -8,6 +8,8 @@ export interface GiveawaysConfig {
   operatorPrivateKey: Hex;
   /** How long a partner's POST waits for its purchase; the purchase itself carries on after that. */
   jobTimeoutMs: number;
+  /** The most a transaction offers per gas (wei), replacements included; null: what the network asks. */
+  maxFeePerGas: bigint | null;
 }
 
 /**
@@ -23,6 +25,7 @@ export interface GiveawaysEnv {
   RANDOM_TICKET_BUYER_ADDRESS?: string;
   OPERATOR_PRIVATE_KEY?: string;
   PARTNER_JOB_TIMEOUT_MS: number;
+  PARTNER_MAX_FEE_GWEI?: bigint;
 }
 
 const REQUIRED = ['RPC_URL', 'CHAIN_ID', 'RANDOM_TICKET_BUYER_ADDRESS', 'OPERATOR_PRIVATE_KEY'] as const;
@@ -64,6 +67,7 @@ export function resolveGiveawaysConfig(e: GiveawaysEnv): { config: GiveawaysConf
       randomTicketBuyer: (e.RANDOM_TICKET_BUYER_ADDRESS as string).toLowerCase() as Hex,
       operatorPrivateKey: key.toLowerCase() as Hex,
       jobTimeoutMs: e.PARTNER_JOB_TIMEOUT_MS,
+      maxFeePerGas: e.PARTNER_MAX_FEE_GWEI ?? null,
     },
     problems: [],
   };

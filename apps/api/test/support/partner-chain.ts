@@ -18,6 +18,7 @@ export async function startPartnerChain(): Promise<PartnerChain> {
       randomTicketBuyer: env.RANDOM_TICKET_BUYER_ADDRESS.toLowerCase() as GiveawaysConfig['randomTicketBuyer'],
       operatorPrivateKey: ANVIL_DEV_PRIVATE_KEY,
       jobTimeoutMs: 30_000,
+      maxFeePerGas: null,
     },
   };
 }

@@ -71,7 +71,10 @@ export class TicketBuyerChain {
   private chainConfirmed = false;
 
   constructor(
-    private readonly config: Pick<GiveawaysConfig, 'rpcUrl' | 'chainId' | 'randomTicketBuyer' | 'operatorPrivateKey'>,
+    private readonly config: Pick<
+      GiveawaysConfig,
+      'rpcUrl' | 'chainId' | 'randomTicketBuyer' | 'operatorPrivateKey' | 'maxFeePerGas'
+    >,
     rpcTimeoutMs = 10_000,
   ) {
     // No retries inside viem: the purchase decides what is safe to retry, and with which deadline.
@@ -122,8 +125,8 @@ export class TicketBuyerChain {
         data: encodeFunctionData({ abi: PURCHASE_ABI, functionName: 'buyTickets', args: call.args }),
         value: 0n,
         gas: (gas * GAS_HEADROOM_PERCENT) / 100n,
-        maxFeePerGas: fees.maxFeePerGas,
-        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+        maxFeePerGas: this.capped(fees.maxFeePerGas),
+        maxPriorityFeePerGas: this.capped(fees.maxPriorityFeePerGas),
       });
       return { ok: true, signed: { raw, hash: keccak256(raw) } };
     } catch (error) {
@@ -150,7 +153,8 @@ export class TicketBuyerChain {
    * next block's base fee at its highest, or its tip is under the node's suggested one. The replacement
    * offers what a new transaction would (viem's cap: 1.2 × the base fee + the tip), each fee at least
    * REPLACEMENT_BUMP_PER_MILLE of its own, which nodes require of a replacement. Null while it is priced in
-   * (it waits for other reasons: a node that dropped it is given it again by the rebroadcasts).
+   * (it waits for other reasons: a node that dropped it is given it again by the rebroadcasts), and while
+   * the operator's ceiling (PARTNER_MAX_FEE_GWEI) leaves no room for the bump: it waits for the fees to fall.
    */
   async replacementFor(tx: SignedPurchase): Promise<SignedPurchase | null> {
     const signed = parseTransaction(tx.raw);
@@ -166,7 +170,9 @@ export class TicketBuyerChain {
     const baseFee = block.baseFeePerGas ?? 0n;
     const pricedOut = maxFeePerGas * 1000n < baseFee * NEXT_BASE_FEE_PER_MILLE || maxPriorityFeePerGas < askedTip;
     if (!pricedOut) return null;
-    const tip = max(askedTip, bumped(maxPriorityFeePerGas));
+    const tip = this.capped(max(askedTip, bumped(maxPriorityFeePerGas)));
+    const feeCap = this.capped(max((baseFee * FEE_CAP_PER_MILLE) / 1000n + tip, bumped(maxFeePerGas)));
+    if (feeCap < bumped(maxFeePerGas) || tip < bumped(maxPriorityFeePerGas)) return null;
     const raw = await this.operator.signTransaction({
       type: 'eip1559',
       chainId: chainId ?? this.config.chainId,
@@ -175,10 +181,16 @@ export class TicketBuyerChain {
       data,
       value: 0n,
       gas,
-      maxFeePerGas: max((baseFee * FEE_CAP_PER_MILLE) / 1000n + tip, bumped(maxFeePerGas)),
+      maxFeePerGas: feeCap,
       maxPriorityFeePerGas: tip,
     });
     return { raw, hash: keccak256(raw) };
+  }
+
+  /** A fee within the operator's ceiling, if one is configured. */
+  private capped(fee: bigint): bigint {
+    const ceiling = this.config.maxFeePerGas;
+    return ceiling !== null && fee > ceiling ? ceiling : fee;
   }
 
   /**
