@@ -152,6 +152,11 @@ export async function runStart(o: StartOptions): Promise<void> {
     else say(`stopping (${signal})`);
   };
   const stopped = shutdownSignal();
+  // The live simulator funds its wallets before it acts, waiting for receipts: a stop meanwhile is not
+  // kept waiting for them (the chain's own stop, in the cleanup, ends them; LocalChain.stopLive drops
+  // the simulator once it is made). Its failure before a stop is the start's.
+  const untilStopped = (starting: Promise<void> | undefined) =>
+    Promise.race([starting ?? Promise.resolve(), stopped.then(() => undefined)]);
   if (stoppedLeftovers.length > 0) say(`stopped what an earlier start left running: ${stoppedLeftovers.join(', ')}`);
   // Ctrl-C while setting up: the history being written is given up at once; a shorter step (Postgres,
   // migrations) finishes, and nothing after it starts.
@@ -216,7 +221,7 @@ export async function runStart(o: StartOptions): Promise<void> {
       const rpcUrl = o.advertisedRpcUrl ?? chain.rpcUrl;
       if (o.json) emit('ready', { rpcUrl, chainId: chain.chainId });
       else say(`chain ready: ${rpcUrl} (chain id ${chain.chainId})`);
-      await localChain?.startLive(o.json ? sayChain : say);
+      await untilStopped(localChain?.startLive(o.json ? sayChain : say));
       sayStopping(await stopped);
       return;
     }
@@ -257,6 +262,7 @@ export async function runStart(o: StartOptions): Promise<void> {
       writeState({ pids: { ops: process.pid, ...supervisor.pids() } }, dir),
     );
     cleanups.push(() => supervisor.stopAll());
+    void stopped.then(() => supervisor.stopRestarting());
     for (const app of ['indexer', 'projector', 'api'] as const) {
       supervisor.start(app, APPS[app], env[app], join(logsDir, `${app}.log`));
     }
@@ -315,7 +321,7 @@ export async function runStart(o: StartOptions): Promise<void> {
       const seconds = Number(((Date.now() - startedAt) / 1000).toFixed(1));
       if (o.json) emit('ready', { seconds, ...instance });
       else say(`ready in ${seconds.toFixed(1)} s: ${apiUrl}/health/ready answers 200`);
-      await localChain?.startLive(sayChain);
+      await untilStopped(localChain?.startLive(sayChain));
     }
     // an app given up on ends the start with its error (after the cleanup below)
     sayStopping(await Promise.race([stopped, supervisor.failed]));
@@ -323,7 +329,11 @@ export async function runStart(o: StartOptions): Promise<void> {
     // A Ctrl-C reaches the whole process group: initdb, Postgres and anvil stop too, and the step that
     // used them fails. That is the stop asked for, not an error to report.
     if (!(error instanceof AbortedError) && !settingUp.signal.aborted) throw error;
-    if (!(error instanceof AbortedError)) logger.info({ err: error }, 'the step under way ended with the stop');
+    // its cause in a word, not a stack: a step cut short by the stop is no failure
+    if (!(error instanceof AbortedError)) {
+      const cause = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      logger.info({ cause }, 'the step under way ended with the stop');
+    }
     sayStopping(await stopped);
   } finally {
     await cleanUp();

@@ -64,6 +64,14 @@ export class ProcessSupervisor {
     return Object.fromEntries([...this.apps.values()].map((a) => [a.name, a.child.pid ?? 0]));
   }
 
+  /**
+   * A stop was asked (Ctrl-C reaches the apps too, as the terminal's process group): an app that exits
+   * from now on is not restarted. stopAll, in the start's cleanup, then stops the others.
+   */
+  stopRestarting(): void {
+    this.stopping = true;
+  }
+
   async stopAll(graceMs = 10_000): Promise<void> {
     this.stopping = true;
     await Promise.all(

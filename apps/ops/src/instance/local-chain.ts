@@ -77,13 +77,14 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
   }
 
   let live: LiveSimulation | undefined;
+  let liveStopped = false;
   return {
     rpcUrl,
     deployment,
     fresh,
     async startLive(onActivity) {
-      if (!options.live) return;
-      live = await startLiveSimulation(rpcUrl, deployment, {
+      if (!options.live || liveStopped) return;
+      const started = await startLiveSimulation(rpcUrl, deployment, {
         // A seed per start: fresh wallets and picks, so no state of the previous run is needed.
         seed: `${options.seed}:live:${Date.now()}`,
         purchaseIntervalMs: options.purchaseEverySeconds * 1000,
@@ -91,11 +92,16 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
         onActivity,
         onError: (error) => onActivity(`simulator: ${error.message.split('\n')[0]}`),
       });
+      // stopped while it funded its wallets (the start went on to its cleanup): it never acts
+      if (liveStopped) await started.stop();
+      else live = started;
     },
     async stopLive() {
+      liveStopped = true;
       await live?.stop();
     },
     async stop() {
+      liveStopped = true;
       await live?.stop();
       await anvil.stop();
     },

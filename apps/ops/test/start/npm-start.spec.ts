@@ -226,6 +226,15 @@ describe('npm start on a fresh checkout', () => {
         expect(after.indexer.indexedBlock).toBeGreaterThanOrEqual(before.indexer.indexedBlock);
         expect(after.indexer.logTail - before.indexer.logTail).toBeLessThan(before.indexer.logTail / 2);
       });
+
+      // Ctrl-C the moment it is ready, while the live simulator funds its wallets (waiting for receipts):
+      // everything stops within seconds, and no app is restarted meanwhile
+      const third = new NpmProcess(checkout.dir, ['start'], env);
+      await third.waitFor(/ready in/, 120_000);
+      const interrupted = Date.now();
+      await stopCleanly(third, checkout.dir, port, STOPPING);
+      expect(Date.now() - interrupted).toBeLessThan(20_000);
+      expect(third.output()).not.toMatch(/restarting|exited unexpectedly/);
     });
   });
 
