@@ -10,18 +10,31 @@ describe('the process supervisor', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('restarts an app stopped from outside (exit 0) as a stop, and one that failed as an error', async () => {
-    const lines: { level: number; msg: string; app: string }[] = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const lines: { level: number; msg: string; app: string; child: string }[] = [];
+    const raw: string[] = [];
+    // as ops's own logger: every line carries app "ops"
+    const logger = pino(
+      { level: 'info', base: { app: 'ops' } },
+      {
+        write: (line: string) => {
+          raw.push(line);
+          lines.push(JSON.parse(line));
+        },
+      },
+    );
     const supervisor = new ProcessSupervisor(logger);
     try {
       const fixture = 'apps/ops/test/fixtures/exit-with.ts';
       supervisor.start('stopped', fixture, { EXIT_CODE: '0' }, join(dir, 'stopped.log'));
       supervisor.start('failing', fixture, { EXIT_CODE: '3' }, join(dir, 'failing.log'));
       await eventually(async () => lines.length >= 2, 'both exits told', 20_000);
-      expect(lines.map(({ level, msg, app }) => [app, level, msg]).sort()).toEqual([
+      expect(lines.map(({ level, msg, child }) => [child, level, msg]).sort()).toEqual([
         ['failing', 50, 'app exited unexpectedly, restarting in 2s'],
         ['stopped', 30, 'app stopped, restarting in 2s'],
       ]);
+      // one "app" key a line (a second one, the child's name, made lines strict parsers refuse)
+      expect(raw.map((line) => line.split('"app":').length - 1)).toEqual([1, 1]);
+      expect(lines.map((line) => line.app)).toEqual(['ops', 'ops']);
     } finally {
       await supervisor.stopAll(1_000);
     }
