@@ -26,17 +26,27 @@ export function explainedFailure(error: unknown): unknown {
     );
   }
   // viem's failed request to the instance's own anvil (its port taken by nothing)
-  const anvil = state.anvilPort === undefined ? undefined : `http://127.0.0.1:${state.anvilPort}`;
   const message = error instanceof Error ? error.message : '';
-  if (anvil && !process.env['RPC_URL'] && !state.rpcUrl && message.includes(`URL: ${anvil}`)) {
-    if (/fetch failed|ECONNREFUSED/.test(message)) {
-      return new Error(
-        `the embedded instance's chain (anvil, port ${state.anvilPort}) is not running: start it with ` +
-          '`npm start`, or set RPC_URL to another node',
-      );
-    }
+  const anvil = embeddedChainUrl();
+  if (anvil && message.includes(`URL: ${anvil}`) && /fetch failed|ECONNREFUSED/.test(message)) {
+    return embeddedChainNotRunning();
   }
   return error;
+}
+
+/** The embedded instance's anvil, when the CLI talks to it (RPC_URL unset, no operator's chain followed). */
+export function embeddedChainUrl(): string | undefined {
+  const state = readStateIfReadable();
+  if (state.anvilPort === undefined || process.env['RPC_URL'] || state.rpcUrl) return undefined;
+  return `http://127.0.0.1:${state.anvilPort}`;
+}
+
+/** What a failed request to the embedded instance's anvil means. */
+export function embeddedChainNotRunning(): Error {
+  return new Error(
+    `the embedded instance's chain (anvil, port ${readStateIfReadable().anvilPort}) is not running: start it ` +
+      'with `npm start`, or set RPC_URL to another node',
+  );
 }
 
 /** A cluster made before its password was kept in instance.json has the package's old default, `postgres`. */

@@ -57,9 +57,19 @@ describe('ops against an embedded instance that is not running', () => {
       const json = await runOps(['status', '--json'], env);
       expect(json.code).toBe(0);
       expect(jsonOf(json)).toMatchObject({
-        chain: { headBlock: null, error: expect.stringMatching(/^node unreachable/) },
+        chain: {
+          headBlock: null,
+          error: `the embedded instance's chain (anvil, port ${port}) is not running: start it with \`npm start\`, or set RPC_URL to another node`,
+        },
         indexer: { indexedBlock: null, logTail: null, logExists: null, error: notRunning },
-        projector: { position: null, lagEvents: null, readSchemaExists: null, error: notRunning },
+        projector: {
+          position: null,
+          lagEvents: null,
+          readSchemaExists: null,
+          replayInProgress: null,
+          replayNeeded: null,
+          error: notRunning,
+        },
         processes: { api: { pid: 1, running: false } },
         api: { url: `http://localhost:${port}`, demoApiKey: 'lt_live_demo' },
       });
@@ -67,6 +77,7 @@ describe('ops against an embedded instance that is not running', () => {
       expect(text.code).toBe(0);
       expect(text.stdout).toContain(`indexer      event log postgres "lottery_log" unreadable: ${notRunning}`);
       expect(text.stdout).toContain(`projector    read models "lottery" unreadable: ${notRunning}`);
+      expect(text.stdout).toContain(`api          http://localhost:${port} (not running)`);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

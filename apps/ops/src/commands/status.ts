@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { createEventLog, type EventLog } from '@lottery/event-log';
 import { CONNECT_TIMEOUT_MS, positionEventIdAt, readSchemaName } from '@lottery/persistence';
 import { FOLD_RULES_VERSION, otherLogSignText, signOfAnotherLog } from '@lottery/projection';
-import { databaseUrl, explainedFailure } from '../connection';
+import { databaseUrl, embeddedChainNotRunning, embeddedChainUrl, explainedFailure } from '../connection';
 import { readState, runsInstanceProcess } from '../data-dir';
 import { displayedUrl } from '@lottery/telemetry';
 import { print } from '../output';
@@ -35,11 +35,12 @@ export interface InstanceStatus {
     lastBlock: number | null;
     /** Null when the log or the read models cannot be read. */
     lagEvents: number | null;
-    replayInProgress: boolean;
+    /** Null when the read models cannot be read. */
+    replayInProgress: boolean | null;
     /** The fold rules version that built the read models (null: none folded yet, or not migrated yet). */
     foldRules: number | null;
     /** Built under other rules than this code's (FOLD_RULES_VERSION): the projector refuses them until a replay. */
-    replayNeeded: boolean;
+    replayNeeded: boolean | null;
     /**
      * How the event log shows the read models were folded from another log (it ends before their position,
      * or holds another record there), as the projector refuses them; null when it does not.
@@ -75,6 +76,8 @@ async function headBlock(rpcUrl: string, chainId: number): Promise<{ headBlock: 
   try {
     served = await ask('eth_chainId');
   } catch (error) {
+    // said as every other command says it of the embedded instance's own anvil
+    if (rpcUrl === embeddedChainUrl()) return { headBlock: null, error: embeddedChainNotRunning().message };
     return { headBlock: null, error: `node unreachable: ${error instanceof Error ? error.message : String(error)}` };
   }
   if (served !== chainId) return { headBlock: null, error: `the node serves chain ${served}, not CHAIN_ID ${chainId}` };
@@ -196,9 +199,9 @@ async function readProjector(
       position: null,
       lastBlock: null,
       lagEvents: null,
-      replayInProgress: false,
+      replayInProgress: null,
       foldRules: null,
-      replayNeeded: false,
+      replayNeeded: null,
       otherLog: null,
       error: failureText(error),
     };
@@ -298,6 +301,7 @@ function describe(s: InstanceStatus): string {
     ...(s.api
       ? [
           `api          ${s.api.url}` +
+            (s.processes['api']?.running === false ? ' (not running)' : '') +
             (s.api.demoApiKey ? `   demo API key ${s.api.demoApiKey}, partner key ${s.api.demoPartnerKey}` : ''),
         ]
       : []),
