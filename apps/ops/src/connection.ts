@@ -18,12 +18,20 @@ export function databaseUrl(): string {
  */
 export function explainedFailure(error: unknown): unknown {
   const state = readStateIfReadable();
-  const refused = (error as { code?: unknown } | null)?.code === 'ECONNREFUSED';
-  if (refused && !process.env['DATABASE_URL'] && state.postgresPort !== undefined) {
-    return new Error(
-      `the embedded instance's Postgres (port ${state.postgresPort}) is not running: start it with \`npm start\`, ` +
-        'or set DATABASE_URL to another database',
-    );
+  const code = (error as { code?: unknown } | null)?.code;
+  if (!process.env['DATABASE_URL'] && state.postgresPort !== undefined) {
+    const start = 'start it with `npm start`, or set DATABASE_URL to another database';
+    if (code === 'ECONNREFUSED') {
+      return new Error(`the embedded instance's Postgres (port ${state.postgresPort}) is not running: ${start}`);
+    }
+    // its password is the instance's own: a server refusing it is another one, on the port the stopped
+    // instance's Postgres had (another instance's, started meanwhile)
+    if (code === '28P01') {
+      return new Error(
+        `the embedded instance's Postgres (port ${state.postgresPort}) is not running, and another server ` +
+          `now has its port (it refuses the instance's password): ${start}`,
+      );
+    }
   }
   // viem's failed request to the instance's own anvil (its port taken by nothing)
   const message = error instanceof Error ? error.message : '';

@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { jsonOf, runOps } from '@lottery/pipeline-testing';
 import { freePort } from '@lottery/telemetry';
@@ -79,6 +80,42 @@ describe('ops against an embedded instance that is not running', () => {
       expect(text.stdout).toContain(`projector    read models "lottery" unreadable: ${notRunning}`);
       expect(text.stdout).toContain(`api          http://localhost:${port} (not running)`);
     } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("tells another server on the stopped instance's Postgres port from the instance", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lottery-foreign-'));
+    // a Postgres that refuses the instance's password: an ErrorResponse to the startup message
+    const field = (type: string, value: string) => Buffer.concat([Buffer.from(type), Buffer.from(`${value}\0`)]);
+    const fields = Buffer.concat([
+      field('S', 'FATAL'),
+      field('C', '28P01'),
+      field('M', 'password authentication failed for user "postgres"'),
+      Buffer.from([0]),
+    ]);
+    const length = Buffer.alloc(4);
+    length.writeInt32BE(fields.length + 4);
+    const refusal = Buffer.concat([Buffer.from('E'), length, fields]);
+    const server = createServer((socket) => socket.once('data', () => socket.end(refusal)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      writeFileSync(join(dataDir, 'instance.json'), JSON.stringify({ postgresPort: port, pids: {} }));
+      const run = await runOps(['api-keys', 'list', '--json'], {
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        RPC_URL: '',
+        CHAIN_ID: '31337',
+      });
+      expect([run.code, jsonOf(run)]).toEqual([
+        1,
+        {
+          error: `the embedded instance's Postgres (port ${port}) is not running, and another server now has its port (it refuses the instance's password): start it with \`npm start\`, or set DATABASE_URL to another database`,
+        },
+      ]);
+    } finally {
+      server.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
