@@ -20,6 +20,15 @@ describe('ops api-keys limits', () => {
     await expect(ops('limits', id, '--per-day', '5')).rejects.toThrow('is revoked');
   });
 
+  it('lists a key a line, its columns two spaces apart, a rotated key with its replacement', async () => {
+    const { id } = JSON.parse(await ops('create', '--label', 'j', '--per-minute', '2', '--json'));
+    const rotated = JSON.parse(await ops('rotate', id, '--json')) as { id: string };
+    const line = (await ops('list', '--all')).split('\n').find((l) => l.startsWith(id));
+    expect(line).toMatch(
+      new RegExp(`^${id}  live  \\S+  j  limits 2/min default/day  revoked \\S+  replaced by ${rotated.id}$`),
+    );
+  });
+
   it('makes a key of another environment than live or test, saying only an API of that environment takes it', async () => {
     const written: string[] = [];
     const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => {

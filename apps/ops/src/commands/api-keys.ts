@@ -15,10 +15,17 @@ async function withKeys<T>(work: (keys: ApiKeysService) => Promise<T>): Promise<
   }
 }
 
+/** One key a line, its columns two spaces apart (a name may hold single spaces). */
 function describeKey(k: ApiKeyRecord): string {
-  const limits = k.perMinute || k.perDay ? ` limits ${k.perMinute ?? 'default'}/min ${k.perDay ?? 'default'}/day` : '';
-  const state = k.revokedAt ? ` revoked ${k.revokedAt.toISOString()}` : '';
-  return `${k.id}  ${k.environment}  ${k.keyHint}  ${k.name}${limits}${state}`;
+  return [
+    k.id,
+    k.environment,
+    k.keyHint,
+    k.name,
+    ...(k.perMinute || k.perDay ? [`limits ${k.perMinute ?? 'default'}/min ${k.perDay ?? 'default'}/day`] : []),
+    ...(k.revokedAt ? [`revoked ${k.revokedAt.toISOString()}`] : []),
+    ...(k.replacedBy ? [`replaced by ${k.replacedBy}`] : []),
+  ].join('  ');
 }
 
 export function registerApiKeys(program: Command): void {
