@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { runInProcess } from '../../test/support/in-process-ops';
 import { dataDir, liveProcesses, readState, writeState } from '../data-dir';
@@ -143,6 +144,22 @@ describe('the data folder guards of ops reset and ops start', () => {
       await withEnv({ PORT: port }, () =>
         expect(runStart(START_OPTIONS)).rejects.toThrow(`PORT must be a port number from 1 to 65535, got "${port}"`),
       );
+    }
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('start refuses a PORT in use, naming it, and writes nothing', async () => {
+    const dir = join(scratch, 'data');
+    process.env['DATA_DIR'] = dir;
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = String((taken.address() as AddressInfo).port);
+      await withEnv({ PORT: port }, () =>
+        expect(runStart(START_OPTIONS)).rejects.toThrow(`port ${port} is in use: stop what runs there or set PORT`),
+      );
+    } finally {
+      taken.close();
     }
     expect(existsSync(dir)).toBe(false);
   });

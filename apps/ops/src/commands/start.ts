@@ -136,6 +136,9 @@ export async function runStart(o: StartOptions): Promise<void> {
       `an instance already runs from ${dir} (${liveProcesses(dir).join(', ')}): stop it, or set DATA_DIR to another folder`,
     );
   }
+  if (!o.chainOnly && !(await portIsFree(apiPort))) {
+    throw new Error(`port ${apiPort} is in use: stop what runs there or set PORT`);
+  }
   // an earlier start killed without its cleanup (kill -9, out of memory) left its servers running
   const stoppedLeftovers = await stopLeftServers(dir);
   // recorded before anything else, so that \`ops reset\` refuses from the first moment of a start
@@ -170,10 +173,6 @@ export async function runStart(o: StartOptions): Promise<void> {
   };
 
   try {
-    if (!o.chainOnly && !(await portIsFree(apiPort))) {
-      throw new Error(`port ${apiPort} is in use: stop what runs there or set PORT`);
-    }
-
     let localChain: LocalChain | undefined;
     let chain: ChainTarget;
     if (externalChain) {
