@@ -4,7 +4,7 @@ import { createEventLog, type EventLog } from '@lottery/event-log';
 import { CONNECT_TIMEOUT_MS, positionEventIdAt, readSchemaName } from '@lottery/persistence';
 import { FOLD_RULES_VERSION, otherLogSignText, signOfAnotherLog } from '@lottery/projection';
 import { databaseUrl, embeddedChainNotRunning, embeddedChainUrl, explainedFailure } from '../connection';
-import { readState, runsInstanceProcess } from '../data-dir';
+import { leftServers, readState, runsInstanceProcess } from '../data-dir';
 import { displayedUrl } from '@lottery/telemetry';
 import { print } from '../output';
 import { isUndefinedTable } from '../event-log-errors';
@@ -48,7 +48,7 @@ export interface InstanceStatus {
     otherLog: string | null;
     error?: string;
   };
-  /** Apps of the embedded instance (`npm start`) and whether each process is alive. */
+  /** Apps of the embedded instance (`npm start`) and whether each process is alive; its Postgres and anvil while they run. */
   processes: Record<string, { pid: number; running: boolean }>;
   /**
    * The embedded instance's API and its demo keys, as its start's banner gave them (local chain only):
@@ -247,9 +247,14 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
       ...(log.error === undefined ? {} : { error: log.error }),
     },
     projector,
-    processes: Object.fromEntries(
-      Object.entries(state.pids ?? {}).map(([name, pid]) => [name, { pid, running: runsInstanceProcess(name, pid) }]),
-    ),
+    processes: Object.fromEntries([
+      ...Object.entries(state.pids ?? {}).map(([name, pid]) => [
+        name,
+        { pid, running: runsInstanceProcess(name, pid) },
+      ]),
+      // the embedded Postgres and anvil, while they run from the data folder
+      ...Object.entries(leftServers()).map(([name, pid]) => [name, { pid, running: true }]),
+    ]),
     api:
       state.apiPort === undefined
         ? null

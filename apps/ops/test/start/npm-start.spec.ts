@@ -20,6 +20,7 @@ interface Status {
   contracts: Record<string, string>;
   indexer: { indexedBlock: number; eventLog: string; logTail: number };
   projector: { position: number; lagEvents: number; readSchema: string; foldRules: number; replayNeeded: boolean };
+  processes: Record<string, { pid: number; running: boolean }>;
 }
 
 async function getJson(url: string, headers: Record<string, string> = {}) {
@@ -204,6 +205,10 @@ describe('npm start on a fresh checkout', () => {
         const keys = await keysFromBanner(first);
         const status = await checkRunningInstance(checkout.dir, env, keys, port);
         expect(status.indexer.eventLog).toMatch(/^postgres/);
+        // the apps, and the servers the start runs beside them
+        for (const name of ['ops', 'indexer', 'projector', 'api', 'postgres', 'anvil']) {
+          expect([name, status.processes[name]?.running]).toEqual([name, true]);
+        }
         expect(status.contracts['jackpot']).toMatch(/^0x[0-9a-fA-F]{40}$/);
         // the demo key revoked meanwhile: the next start must not show it again
         const listed = JSON.parse(
