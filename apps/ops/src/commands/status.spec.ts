@@ -111,6 +111,18 @@ describe('ops status', () => {
     expect(indexer.lagBlocks).toBeNull();
   });
 
+  it('reports a node of the same chain id without the Jackpot (another anvil) as an error', async () => {
+    const jackpot = `0x${'12'.repeat(20)}`;
+    expect((await statusWith({ result: '0x' }, undefined, { JACKPOT_ADDRESS: jackpot })).chain).toEqual({
+      headBlock: null,
+      error: `the node has no contract at the Jackpot's address ${jackpot}: not this chain`,
+    });
+    // a node holding code there: its head
+    expect((await statusWith({ result: '0x2a' }, undefined, { JACKPOT_ADDRESS: jackpot })).chain).toEqual({
+      headBlock: 42,
+    });
+  });
+
   it('counts every event of the log as lag while nothing is folded: 0 for an empty log', async () => {
     expect((await statusWith({ result: '0x1' })).projector.lagEvents).toBe(0);
     const log = suiteLog();

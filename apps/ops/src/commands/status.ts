@@ -57,20 +57,33 @@ export interface InstanceStatus {
   api: { url: string; demoApiKey: string | null; demoPartnerKey: string | null } | null;
 }
 
-/** The node's head, once it has said it serves `chainId`: a head of another chain would make the lags nonsense. */
-async function headBlock(rpcUrl: string, chainId: number): Promise<{ headBlock: number | null; error?: string }> {
-  const ask = async (method: string): Promise<number> => {
+/**
+ * The node's head, once it has said it serves `chainId` and holds the Jackpot (when its address is known):
+ * a head of another chain would make the lags nonsense, and a node of the same chain id may be another
+ * chain (any anvil is 31337: one started on a stopped instance's port).
+ */
+async function headBlock(
+  rpcUrl: string,
+  chainId: number,
+  jackpot: string | undefined,
+): Promise<{ headBlock: number | null; error?: string }> {
+  const call = async (method: string, params: unknown[] = []): Promise<string> => {
     const response = await fetch(rpcUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
       signal: AbortSignal.timeout(3_000),
     });
     const body = (await response.json()) as { result?: unknown; error?: unknown };
-    if (typeof body.result !== 'string' || !/^0x[0-9a-f]+$/i.test(body.result)) {
+    if (typeof body.result !== 'string' || !/^0x[0-9a-f]*$/i.test(body.result)) {
       throw new Error(`node answered ${method} with ${JSON.stringify(body.error ?? body)}`);
     }
-    return Number(body.result);
+    return body.result;
+  };
+  const ask = async (method: string): Promise<number> => {
+    const answer = await call(method);
+    if (answer === '0x') throw new Error(`node answered ${method} with no number`);
+    return Number(answer);
   };
   let served: number;
   try {
@@ -82,6 +95,9 @@ async function headBlock(rpcUrl: string, chainId: number): Promise<{ headBlock: 
   }
   if (served !== chainId) return { headBlock: null, error: `the node serves chain ${served}, not CHAIN_ID ${chainId}` };
   try {
+    if (jackpot && (await call('eth_getCode', [jackpot, 'latest'])) === '0x') {
+      return { headBlock: null, error: `the node has no contract at the Jackpot's address ${jackpot}: not this chain` };
+    }
     return { headBlock: await ask('eth_blockNumber') };
   } catch (error) {
     return { headBlock: null, error: error instanceof Error ? error.message : String(error) };
@@ -219,7 +235,8 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
   const pipeline = loadPipelineEnv(env);
   const chainId = chainIdOf(pipeline);
   const rpcUrl = rpcUrlOf(pipeline);
-  const chain = await headBlock(rpcUrl, chainId);
+  const contracts = contractsOf(env);
+  const chain = await headBlock(rpcUrl, chainId, contracts['jackpot']);
 
   const eventLog = createEventLog(eventLogConfigOf(pipeline, chainId));
   let log: EventLogReading;
@@ -235,7 +252,7 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
   return {
     rpcUrl: displayedUrl(rpcUrl),
     chainId,
-    contracts: contractsOf(env),
+    contracts,
     chain,
     indexer: {
       indexedBlock,
