@@ -1,6 +1,6 @@
 /** Live mode (the `npm start` demo) on a real anvil: it buys and draws on its timers and stops cleanly. */
 import { type AnvilInstance, startAnvil } from '../src/local-chain/anvil-process';
-import { deployLottery, startLiveSimulation } from '../src';
+import { deployLottery, startLiveSimulation, type LiveOptions, type LotteryDeployment } from '../src';
 import { named, readLotteryLogs } from './support/lottery-logs';
 
 jest.setTimeout(60_000);
@@ -23,6 +23,22 @@ describe('live mode', () => {
     return ((await response.json()) as { result: unknown }).result;
   };
 
+  /** A live simulation whose errors (and, unless `unobserved`, activity lines) the test reads. */
+  const watchedLive = async (
+    deployment: LotteryDeployment,
+    timing: Pick<LiveOptions, 'seed' | 'purchaseIntervalMs' | 'drawIntervalMs'>,
+    { unobserved = false } = {},
+  ) => {
+    const errors: Error[] = [];
+    const activity: string[] = [];
+    const live = await startLiveSimulation(anvil.rpcUrl, deployment, {
+      ...timing,
+      ...(unobserved ? {} : { onActivity: (line: string) => activity.push(line) }),
+      onError: (error) => errors.push(error),
+    });
+    return { live, errors, activity };
+  };
+
   beforeAll(async () => {
     anvil = await startAnvil();
   });
@@ -32,14 +48,10 @@ describe('live mode', () => {
 
   it('buys every purchase interval, draws every draw interval, and does nothing after stop()', async () => {
     const deployment = await deployLottery(anvil.rpcUrl);
-    const errors: Error[] = [];
-    const activity: string[] = [];
-    const live = await startLiveSimulation(anvil.rpcUrl, deployment, {
+    const { live, errors, activity } = await watchedLive(deployment, {
       seed: 'live',
       purchaseIntervalMs: 40,
       drawIntervalMs: 700,
-      onActivity: (line) => activity.push(line),
-      onError: (error) => errors.push(error),
     });
     await until(() => live.stats.orders > 3 && live.stats.draws >= 1, 'orders and a draw');
     await live.stop();
@@ -59,14 +71,10 @@ describe('live mode', () => {
     const latest = (await rpc('eth_getBlockByNumber', ['latest', false])) as { timestamp: string };
     // round 1 ends a second from now; the draw timer would wait a minute
     const deployment = await deployLottery(anvil.rpcUrl, { firstDrawingTime: BigInt(latest.timestamp) + 1n });
-    const errors: Error[] = [];
-    const activity: string[] = [];
-    const live = await startLiveSimulation(anvil.rpcUrl, deployment, {
+    const { live, errors, activity } = await watchedLive(deployment, {
       seed: 'live-overdue',
       purchaseIntervalMs: 200,
       drawIntervalMs: 60_000,
-      onActivity: (line) => activity.push(line),
-      onError: (error) => errors.push(error),
     });
     try {
       await until(() => live.stats.draws === 1, 'the overdue draw', 20_000);
@@ -81,13 +89,11 @@ describe('live mode', () => {
 
   it('acts without an onActivity listener too', async () => {
     const deployment = await deployLottery(anvil.rpcUrl);
-    const errors: Error[] = [];
-    const live = await startLiveSimulation(anvil.rpcUrl, deployment, {
-      seed: 'live-unobserved',
-      purchaseIntervalMs: 40,
-      drawIntervalMs: 60_000,
-      onError: (error) => errors.push(error),
-    });
+    const { live, errors } = await watchedLive(
+      deployment,
+      { seed: 'live-unobserved', purchaseIntervalMs: 40, drawIntervalMs: 60_000 },
+      { unobserved: true },
+    );
     await until(() => live.stats.orders > 3, 'orders');
     await live.stop();
 
@@ -100,12 +106,10 @@ describe('live mode', () => {
 
   it('stops within seconds while a purchase waits for a receipt its chain never gives (Ctrl-C stops anvil too)', async () => {
     const deployment = await deployLottery(anvil.rpcUrl);
-    const errors: Error[] = [];
-    const live = await startLiveSimulation(anvil.rpcUrl, deployment, {
+    const { live, errors } = await watchedLive(deployment, {
       seed: 'live-stalled',
       purchaseIntervalMs: 40,
       drawIntervalMs: 60_000,
-      onError: (error) => errors.push(error),
     });
     await until(() => live.stats.orders > 1, 'orders');
     // nothing is mined any more: the next purchase is sent and waits for its receipt (viem: up to 180 s)
