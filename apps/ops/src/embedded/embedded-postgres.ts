@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -52,8 +53,24 @@ export async function startEmbeddedPostgres(dir: string, port: number, password:
   return {
     url: embeddedDatabaseUrl(port, password),
     port,
-    stop: () => pg.stop(),
+    stop: () => stopCluster(pg),
   };
+}
+
+/**
+ * pg.stop() waits for the server process's exit event: a server already gone (a Ctrl-C reaches Postgres
+ * too, as the terminal's process group, and it may exit before the start's cleanup comes to it) never
+ * gives one, and the stop hung. Its process is watched instead: gone, the stop is done.
+ */
+async function stopCluster(pg: { stop(): Promise<void> }): Promise<void> {
+  const server = (pg as unknown as { process?: ChildProcess }).process;
+  const gone = () => !server || server.exitCode !== null || server.signalCode !== null;
+  if (gone()) return;
+  let stopped = false;
+  const stopping = pg.stop().finally(() => (stopped = true));
+  stopping.catch(() => undefined);
+  while (!stopped && !gone()) await new Promise((resolve) => setTimeout(resolve, 50));
+  if (stopped) await stopping;
 }
 
 /**

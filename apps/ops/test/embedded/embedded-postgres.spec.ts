@@ -44,4 +44,40 @@ describe('startEmbeddedPostgres', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('stops at once a cluster whose server a Ctrl-C already ended (the terminal signals Postgres too)', async () => {
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'lottery-ops-embedded-'));
+    chmodSync(dir, 0o755);
+    try {
+      const script = `
+        const { readFileSync } = require('node:fs');
+        const { startEmbeddedPostgres } = require('./apps/ops/src/embedded/embedded-postgres.ts');
+        (async () => {
+          const db = await startEmbeddedPostgres(${JSON.stringify(dir)}, ${port}, 'a test password');
+          // the postmaster's pid, as Postgres records it: a SIGINT is its fast shutdown
+          const postmaster = Number(readFileSync(${JSON.stringify(join(dir, 'postgres', 'postmaster.pid'))}, 'utf8').split('\\n')[0]);
+          process.kill(postmaster, 'SIGINT');
+          const alive = () => { try { process.kill(postmaster, 0); return true; } catch { return false; } };
+          while (alive()) await new Promise((r) => setTimeout(r, 50));
+          await new Promise((r) => setTimeout(r, 500));
+          const stopping = Date.now();
+          await db.stop();
+          console.log(JSON.stringify({ stoppedInMs: Date.now() - stopping }));
+        })().catch((e) => { console.error(e); process.exit(1); });`;
+      const run = spawnSync(process.execPath, ['-r', './tools/register.js', '-e', script], {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect({ status: run.status, signal: run.signal, stderr: run.stderr }).toEqual({
+        status: 0,
+        signal: null,
+        stderr: '',
+      });
+      expect(JSON.parse(run.stdout.trim()).stoppedInMs).toBeLessThan(5_000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
