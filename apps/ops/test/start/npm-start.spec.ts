@@ -238,7 +238,9 @@ describe('npm start on a fresh checkout', () => {
       await third.waitFor(/ready in/, 120_000);
       const interrupted = Date.now();
       await stopCleanly(third, checkout.dir, port, STOPPING);
-      expect(Date.now() - interrupted).toBeLessThan(20_000);
+      // the stop's own bounds: 10 s for a simulator action under way, 10 s of grace for the apps (the hang
+      // this guards against waited for receipts: up to 180 s)
+      expect(Date.now() - interrupted).toBeLessThan(30_000);
       expect(third.output()).not.toMatch(/restarting|exited unexpectedly/);
     });
   });
