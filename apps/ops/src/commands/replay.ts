@@ -11,7 +11,7 @@ import {
   TAKE_PRESENCE_EXCLUSIVELY_SQL,
 } from '@lottery/persistence';
 import { otherLogSignText, replayIntoFreshSchema, signOfAnotherLog, type ReplayProgress } from '@lottery/projection';
-import { createLogger, ProgressReporter, type Logger } from '@lottery/telemetry';
+import { createCliLogger, ProgressReporter, type Logger } from '@lottery/telemetry';
 import { databaseUrl } from '../connection';
 import { print, reportFailure } from '../output';
 import { logSetting, refusingAMissingLog } from '../event-log-errors';
@@ -303,7 +303,7 @@ export function registerReplay(program: Command): void {
       const env = loadPipelineEnv();
       const chainId = chainIdOf(env);
       const abort = new AbortController();
-      const logger = createLogger('ops');
+      const logger = createCliLogger('ops');
       const onSignal = () => {
         if (abort.signal.aborted) {
           reportFailure(

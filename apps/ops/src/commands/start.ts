@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { AbortedError } from '@lottery/chain';
 import { eventLogConfigFromEnv, eventLogIdentity } from '@lottery/event-log';
 import { ApiKeysService, PartnersService, withAccountsDatabase } from '@lottery/persistence';
-import { createLogger, freePort, ProgressReporter } from '@lottery/telemetry';
+import { createCliLogger, freePort, ProgressReporter } from '@lottery/telemetry';
 import { keyPrefix } from '../connection';
 import { displayedUrl } from '@lottery/telemetry';
 import { dataDir, liveProcesses, readState, startIsRunning, statePath, stopLeftServers, writeState } from '../data-dir';
@@ -145,7 +145,7 @@ export async function runStart(o: StartOptions): Promise<void> {
   writeState({ pids: { ops: process.pid } }, dir);
   const logsDir = join(dir, 'logs');
   mkdirSync(logsDir, { recursive: true });
-  const logger = createLogger('ops');
+  const logger = createCliLogger('ops');
   const write = (line: string) => process.stdout.write(`${line}\n`);
   const emit = (event: string, fields: Record<string, unknown>) => write(JSON.stringify({ event, ...fields }));
   const say = o.json ? (message: string) => emit('message', { message }) : write;
