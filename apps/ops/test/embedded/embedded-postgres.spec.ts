@@ -6,14 +6,35 @@ import { freePort } from '@lottery/telemetry';
 
 const repoRoot = resolve(__dirname, '../../../..');
 
+/**
+ * What `script` (given a fresh cluster folder and a free port) printed, run in a process of its own: the
+ * module is ESM (jest cannot load it), and a signal must not reach jest. The process must exit cleanly.
+ */
+async function printedBy(script: (dir: string, port: number) => string): Promise<unknown> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'lottery-ops-embedded-'));
+  chmodSync(dir, 0o755); // as root the server runs as "postgres", which must enter it
+  try {
+    const run = spawnSync(process.execPath, ['-r', './tools/register.js', '-e', script(dir, port)], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect({ status: run.status, signal: run.signal, stderr: run.stderr }).toEqual({
+      status: 0,
+      signal: null,
+      stderr: '',
+    });
+    return JSON.parse(run.stdout.trim());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('startEmbeddedPostgres', () => {
   it('leaves a Ctrl-C to its caller: the cluster keeps serving and the process keeps running', async () => {
-    const port = await freePort();
-    const dir = mkdtempSync(join(tmpdir(), 'lottery-ops-embedded-'));
-    chmodSync(dir, 0o755); // as root the server runs as "postgres", which must enter it
-    try {
-      // In a process of its own: the module is ESM (jest cannot load it), and the signal must not reach jest.
-      const script = `
+    const printed = await printedBy(
+      (dir, port) => `
         const { startEmbeddedPostgres } = require('./apps/ops/src/embedded/embedded-postgres.ts');
         const { Client } = require('pg');
         (async () => {
@@ -28,29 +49,14 @@ describe('startEmbeddedPostgres', () => {
           await client.end();
           await db.stop();
           console.log(JSON.stringify({ signalled, two: rows[0].two }));
-        })().catch((e) => { console.error(e); process.exit(1); });`;
-      const run = spawnSync(process.execPath, ['-r', './tools/register.js', '-e', script], {
-        cwd: repoRoot,
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
-      expect({ status: run.status, signal: run.signal, stderr: run.stderr }).toEqual({
-        status: 0,
-        signal: null,
-        stderr: '',
-      });
-      expect(JSON.parse(run.stdout.trim())).toEqual({ signalled: true, two: 2 });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+        })().catch((e) => { console.error(e); process.exit(1); });`,
+    );
+    expect(printed).toEqual({ signalled: true, two: 2 });
   });
 
   it('stops at once a cluster whose server a Ctrl-C already ended (the terminal signals Postgres too)', async () => {
-    const port = await freePort();
-    const dir = mkdtempSync(join(tmpdir(), 'lottery-ops-embedded-'));
-    chmodSync(dir, 0o755);
-    try {
-      const script = `
+    const printed = await printedBy(
+      (dir, port) => `
         const { readFileSync } = require('node:fs');
         const { startEmbeddedPostgres } = require('./apps/ops/src/embedded/embedded-postgres.ts');
         (async () => {
@@ -64,20 +70,8 @@ describe('startEmbeddedPostgres', () => {
           const stopping = Date.now();
           await db.stop();
           console.log(JSON.stringify({ stoppedInMs: Date.now() - stopping }));
-        })().catch((e) => { console.error(e); process.exit(1); });`;
-      const run = spawnSync(process.execPath, ['-r', './tools/register.js', '-e', script], {
-        cwd: repoRoot,
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
-      expect({ status: run.status, signal: run.signal, stderr: run.stderr }).toEqual({
-        status: 0,
-        signal: null,
-        stderr: '',
-      });
-      expect(JSON.parse(run.stdout.trim()).stoppedInMs).toBeLessThan(5_000);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+        })().catch((e) => { console.error(e); process.exit(1); });`,
+    );
+    expect((printed as { stoppedInMs: number }).stoppedInMs).toBeLessThan(5_000);
   });
 });
