@@ -78,6 +78,10 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
 
   let live: LiveSimulation | undefined;
   let liveStopped = false;
+  const stopLive = async () => {
+    liveStopped = true;
+    await live?.stop();
+  };
   return {
     rpcUrl,
     deployment,
@@ -96,13 +100,9 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
       if (liveStopped) await started.stop();
       else live = started;
     },
-    async stopLive() {
-      liveStopped = true;
-      await live?.stop();
-    },
+    stopLive,
     async stop() {
-      liveStopped = true;
-      await live?.stop();
+      await stopLive();
       await anvil.stop();
     },
   };

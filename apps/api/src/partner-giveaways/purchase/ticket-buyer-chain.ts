@@ -170,9 +170,10 @@ export class TicketBuyerChain {
     const baseFee = block.baseFeePerGas ?? 0n;
     const pricedOut = maxFeePerGas * 1000n < baseFee * NEXT_BASE_FEE_PER_MILLE || maxPriorityFeePerGas < askedTip;
     if (!pricedOut) return null;
-    const tip = this.capped(max(askedTip, bumped(maxPriorityFeePerGas)));
-    const feeCap = this.capped(max((baseFee * FEE_CAP_PER_MILLE) / 1000n + tip, bumped(maxFeePerGas)));
-    if (feeCap < bumped(maxFeePerGas) || tip < bumped(maxPriorityFeePerGas)) return null;
+    const [minimumTip, minimumFeeCap] = [bumped(maxPriorityFeePerGas), bumped(maxFeePerGas)];
+    const tip = this.capped(max(askedTip, minimumTip));
+    const feeCap = this.capped(max((baseFee * FEE_CAP_PER_MILLE) / 1000n + tip, minimumFeeCap));
+    if (feeCap < minimumFeeCap || tip < minimumTip) return null;
     const raw = await this.operator.signTransaction({
       type: 'eip1559',
       chainId: chainId ?? this.config.chainId,
