@@ -157,6 +157,10 @@ describe('Data API endpoints', () => {
     expect(wins.length).toBeGreaterThan(0);
     expect(wins.every((w) => w.wallet === wallet && 'amount' in w)).toBe(true);
     expect(await walk(`/v1/wallets/${wallet}/wins/rounds/1`, 100)).toEqual(wins);
+    for (const list of [tickets, wins]) {
+      const ids = list.map((t) => BigInt(String(t.id)));
+      expect(ids.every((id, i) => i === 0 || id < ids[i - 1])).toBe(true);
+    }
     expect((await json(`/v1/wallets/${UNKNOWN_WALLET}/wins`)).data).toEqual([]);
   });
 

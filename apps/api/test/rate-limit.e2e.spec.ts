@@ -182,6 +182,7 @@ describe('rate limits on Redis', () => {
       const dayTtl = await client.pttl('rl:{ttl-check}:d');
       expect(minuteTtl).toBeGreaterThan(0);
       expect(minuteTtl).toBeLessThanOrEqual(decision.minute.resetAtMs - decision.nowMs);
+      expect(dayTtl).toBeGreaterThan(0);
       expect(dayTtl).toBeLessThanOrEqual(decision.day.resetAtMs - decision.nowMs);
       expect(decision.day.resetAtMs % 86_400_000).toBe(0);
     } finally {

@@ -80,12 +80,14 @@ describe('indexer follower on a simulated lottery (anvil + Postgres event log)',
     for (const d of drawings) expect(BigInt(d.payload.edgePerTicket)).toBeGreaterThan(0n);
   });
 
-  // issue 4's realtime requirement; the checkpoint is polled (one row), not the whole log, so the
-  // measurement costs the follower nothing it would not spend anyway
+  // issue 4's realtime requirement, as a bound far above the usual (tens of ms; bench/RESULTS.md has the
+  // latency figures). The clock starts before the purchase is sent (anvil mines it on arrival), so the
+  // time measured is never less than the time since it was mined. The checkpoint is polled (one row), not
+  // the whole log, so the measurement costs the follower nothing it would not spend anyway.
   it('appends a new purchase within 1 s of it being mined', async () => {
     await caughtUp();
+    const sent = Date.now();
     const tickets = await buyOrder(sim, 1);
-    const mined = Date.now();
     const minedBlock = await headOf(f.anvil.rpcUrl);
     await eventually(
       async () => ((await f.eventLog.lastCheckpoint())?.blockNumber ?? -1) >= minedBlock,
@@ -93,7 +95,7 @@ describe('indexer follower on a simulated lottery (anvil + Postgres event log)',
       1_000,
       10,
     );
-    expect(Date.now() - mined).toBeLessThan(1_000);
+    expect(Date.now() - sent).toBeLessThan(1_000);
     const userTicketId = tickets[0].ticketId.toString();
     const log = await readLogEnvelopes(f.eventLog);
     expect(log.some((e) => e.type === 'TicketPurchased' && e.payload.userTicketId === userTicketId)).toBe(true);

@@ -1,15 +1,4 @@
-import {
-  JACKPOT_TIER,
-  matchTicket,
-  netWinnings,
-  numbersKey,
-  referralShareOf,
-  splitByFractions,
-  tierOf,
-  type ChainEventEnvelope,
-  type Hex,
-  type LotteryEventPayloads,
-} from '@lottery/domain';
+import type { ChainEventEnvelope, Hex, LotteryEventPayloads } from '@lottery/domain';
 import {
   emptyWalletStats,
   type PoolEntryRecord,
@@ -22,7 +11,9 @@ import { must } from './must';
 
 /**
  * The read models recomputed the slow, obvious way: plain loops over the canonical event list, straight
- * from the derivation table of lottery-contracts.md. Deliberately shares no code with libs/projection.
+ * from the derivation table of lottery-contracts.md. Deliberately shares no code with libs/projection,
+ * nor the domain's lottery arithmetic (ticket matching, referral shares and splits) that the projection
+ * uses: a mistake there would otherwise be made by both sides and go unseen.
  */
 export interface ReferenceModels {
   rounds: RoundRecord[];
@@ -37,6 +28,10 @@ const of = <K extends keyof LotteryEventPayloads>(events: ChainEventEnvelope[], 
   events.filter((e) => e.type === type) as (ChainEventEnvelope & { type: K; payload: P<K> })[];
 const at = (e: ChainEventEnvelope) => new Date(e.blockTimestamp * 1000);
 const ZERO = `0x${'0'.repeat(64)}`;
+/** The top tier: all five normals and the bonusball. */
+const JACKPOT_TIER = 11;
+/** On-chain fractions (referralWinShare, referral splits) are scaled by 1e18; products round down. */
+const ofFraction = (amount: bigint, fraction: bigint) => (amount * fraction) / 10n ** 18n;
 
 export function referenceFold(events: ChainEventEnvelope[]): ReferenceModels {
   const inits = of(events, 'NewDrawingInitialized');
@@ -73,8 +68,9 @@ export function referenceFold(events: ChainEventEnvelope[]): ReferenceModels {
       `the order of ticket ${p.userTicketId}`,
     );
     const draw = drawOf(p.currentDrawingId);
-    const match = draw ? matchTicket(p, draw) : null;
-    const gross = draw && match ? draw.tiers[match.tierId] : null;
+    const matchedNormals = draw ? p.normals.filter((n) => draw.normals.includes(n)).length : 0;
+    const bonusballMatch = draw !== null && p.bonusball === draw.bonusball;
+    const gross = draw ? draw.tiers[matchedNormals * 2 + (bonusballMatch ? 1 : 0)] : null;
     if (gross !== null) grossOf.set(p.userTicketId, gross);
     const claim = claims.find((c) => c.payload.userTicketId === p.userTicketId);
     tickets.push({
@@ -85,10 +81,10 @@ export function referenceFold(events: ChainEventEnvelope[]): ReferenceModels {
       userTicketId: p.userTicketId,
       normals: p.normals,
       bonusball: p.bonusball,
-      matchedNormals: match ? match.matchedNormals : null,
-      bonusballMatch: match ? match.bonusballMatch : null,
+      matchedNormals: draw ? matchedNormals : null,
+      bonusballMatch: draw ? bonusballMatch : null,
       winningsAmount:
-        gross === null ? null : netWinnings(gross, BigInt(roundInit(p.currentDrawingId).referralWinShare)),
+        gross === null ? null : gross - ofFraction(gross, BigInt(roundInit(p.currentDrawingId).referralWinShare)),
       claimed: claim !== undefined,
       claimedTxHash: claim ? claim.txHash : null,
       txHash: e.txHash,
@@ -103,7 +99,7 @@ export function referenceFold(events: ChainEventEnvelope[]): ReferenceModels {
     const seen = new Set<string>();
     let duplicates = 0n;
     for (const t of own) {
-      const key = numbersKey(t);
+      const key = `${[...t.normals].sort((a, b) => a - b).join(',')}|${t.bonusball}`;
       if (seen.has(key)) duplicates += 1n;
       seen.add(key);
     }
@@ -141,8 +137,8 @@ export function referenceFold(events: ChainEventEnvelope[]): ReferenceModels {
         settled && draw
           ? counts.map((ticketCount, tierId) => ({
               tierId,
-              normalMatches: tierOf(tierId).normalMatches,
-              bonusballMatch: tierOf(tierId).bonusballMatch,
+              normalMatches: Math.floor(tierId / 2),
+              bonusballMatch: tierId % 2 === 1,
               payout: draw.tiers[tierId],
               ticketCount,
             }))
@@ -179,9 +175,10 @@ export function referenceFold(events: ChainEventEnvelope[]): ReferenceModels {
       schemes.find((s) => s.payload.referralSchemeId === e.payload.referralScheme),
       `scheme ${e.payload.referralScheme}`,
     ).payload;
-    const share = referralShareOf(gross, BigInt(roundInit(e.payload.currentDrawingId).referralWinShare));
-    const amounts = splitByFractions(share, scheme.referralSplit.map(BigInt));
-    scheme.referrers.forEach((r, i) => (wallet(r).totalReferralEarnings += amounts[i]));
+    const share = ofFraction(gross, BigInt(roundInit(e.payload.currentDrawingId).referralWinShare));
+    scheme.referrers.forEach(
+      (r, i) => (wallet(r).totalReferralEarnings += ofFraction(share, BigInt(scheme.referralSplit[i]))),
+    );
   }
 
   const poolEntries: PoolEntryRecord[] = of(events, 'PoolEntered').map((e) => ({

@@ -13,8 +13,11 @@ import { zeroWalletStats } from './lottery-fixtures';
 import type { PoolDataset } from './pool-fixtures';
 
 /**
- * ReadModelQueries over records a test creates, following the contract's ordering and keyset rules.
- * Stands in for the Postgres read models in the API's e2e tests until those run on projected data.
+ * ReadModelQueries over records a test creates, following the contract's ordering and keyset rules: the
+ * data of the API's tests of its own layer (validation, errors, headers, rate limits, caching, the JSON it
+ * writes), which need exact hand-made records (a ticket of each outcome, amounts at the edges). The Postgres
+ * queries themselves are tested against this contract in projected-read-models.e2e.spec.ts (the API on read
+ * models a real pipeline projected from a simulated chain) and in libs/persistence.
  */
 export class InMemoryReadModels implements ReadModelQueries {
   constructor(
