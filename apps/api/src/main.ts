@@ -1,10 +1,5 @@
 import 'reflect-metadata';
-import {
-  createAccountsDataSource,
-  createReadModelDataSource,
-  migrateAccounts,
-  PostgresReadModelQueries,
-} from '@lottery/persistence';
+import { createAccountsDataSource, migrateAccounts, PostgresReadModelQueries } from '@lottery/persistence';
 import { ConfigError, stopWhenParentExits } from '@lottery/telemetry';
 import { loadApiConfig } from './config/api-config';
 import { createApiApp } from './create-api-app';
@@ -14,6 +9,7 @@ import { AccountsApiKeyLookup } from './database/accounts-api-key-lookup';
 import { ApiKeyChangeListener } from './database/api-key-change-listener';
 import { AccountsPartnerLedger } from './database/accounts-partner-ledger';
 import { BackgroundDataSource } from './database/background-data-source';
+import { apiReadModelDataSource } from './database/read-models-data-source';
 import { pipelineReadiness } from './health/pipeline-readiness';
 import { createAppLogger } from './logger';
 import { startPartnerGiveaways } from './partner-giveaways/purchase/start-partner-giveaways';
@@ -31,13 +27,7 @@ async function main(): Promise<void> {
 
   const readModels = new BackgroundDataSource(
     'read_models_database',
-    createReadModelDataSource({
-      url: config.databaseUrl,
-      schema: config.readSchema,
-      applicationName: 'lottery-api',
-      // every request reads the models: their connections stay open through quiet spells
-      idleConnectionTimeoutMs: 0,
-    }),
+    apiReadModelDataSource({ url: config.databaseUrl, schema: config.readSchema }),
     { logger },
   );
   // The API owns the accounts schema: it applies its migrations (under an advisory lock) on connect.

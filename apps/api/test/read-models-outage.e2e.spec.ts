@@ -1,6 +1,8 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries } from '@lottery/persistence';
 import { createTestDatabase, type TestDatabase } from '@lottery/testing';
 import { BackgroundDataSource } from '../src/database/background-data-source';
+import { apiReadModelDataSource, READ_MODEL_QUERY_TIMEOUT_MS } from '../src/database/read-models-data-source';
 import { createAppLogger } from '../src/logger';
 import { eventually } from '@lottery/pipeline-testing';
 import { TcpProxy } from './support/tcp-proxy';
@@ -9,9 +11,10 @@ import { startTestApp, type TestApp } from './support/test-app';
 jest.setTimeout(30_000);
 
 /**
- * The Data API on the real read-model queries (which run on the data source's own pg pool) while their
- * Postgres is out of reach: before the first connection, and after it, the answer is 503
- * upstream_unavailable, and the API serves again by itself once Postgres answers.
+ * The Data API on the real read-model queries (which run on the data source's own pg pool, the API's own
+ * settings) while their Postgres is out of reach: before the first connection, and after it, the answer is
+ * 503 upstream_unavailable, and the API serves again by itself once Postgres answers. A Postgres that stops
+ * answering on open connections is an outage too, not a request held for good.
  */
 describe('Data API while the read-model database is unreachable', () => {
   let database: TestDatabase;
@@ -33,7 +36,7 @@ describe('Data API while the read-model database is unreachable', () => {
     await proxy.down();
     readModels = new BackgroundDataSource(
       'read_models_database',
-      createReadModelDataSource({ url: proxy.via(database.url), idleConnectionTimeoutMs: 0 }),
+      apiReadModelDataSource({ url: proxy.via(database.url) }),
       { logger: createAppLogger('silent'), initialRetryMs: 50, maxRetryMs: 100 },
     );
     readModels.start();
@@ -59,6 +62,22 @@ describe('Data API while the read-model database is unreachable', () => {
     const cut = await rounds();
     expect([cut.statusCode, cut.json().error.code]).toEqual([503, 'upstream_unavailable']);
 
+    await proxy.up();
+    await eventually(async () => (await rounds()).statusCode === 200, 'the read models reachable again', 20_000);
+  });
+
+  it('answers 503 when Postgres stops answering on the open connections, once the query timeout passes', async () => {
+    await eventually(async () => (await rounds()).statusCode === 200, 'the read models reachable', 20_000);
+    proxy.freeze();
+    try {
+      const asked = Date.now();
+      const frozen = await Promise.race([rounds(), delay(READ_MODEL_QUERY_TIMEOUT_MS + 5_000).then(() => null)]);
+      expect(frozen && [frozen.statusCode, frozen.json().error.code]).toEqual([503, 'upstream_unavailable']);
+      // not sooner: the connection was open, and the answer waited for the query timeout, not a refusal
+      expect(Date.now() - asked).toBeGreaterThanOrEqual(READ_MODEL_QUERY_TIMEOUT_MS - 50);
+    } finally {
+      await proxy.down();
+    }
     await proxy.up();
     await eventually(async () => (await rounds()).statusCode === 200, 'the read models reachable again', 20_000);
   });

@@ -18,6 +18,11 @@ export interface ReadModelDataSourceOptions {
   idleConnectionTimeoutMs?: number;
   /** Shows up in pg_stat_activity, so ops can tell the projector's connections from the API's. */
   applicationName?: string;
+  /**
+   * How long a query may go unanswered before it fails (pg's client-side `query_timeout`), ms; default
+   * none, as the projector's and a replay's statements (COPYs, index builds) take as long as they take.
+   */
+  queryTimeoutMs?: number;
 }
 
 /**
@@ -48,12 +53,15 @@ export const CONNECT_TIMEOUT_MS = 10_000;
  * The pg pool settings of a read-model connection pool, also for a plain `pg.Pool` that must behave like the
  * API's (the Data API benchmark's raw server): size, idle timeout, numeric[] parsed exactly.
  */
-export function readModelPoolConfig(options: Pick<ReadModelDataSourceOptions, 'poolSize' | 'idleConnectionTimeoutMs'>) {
+export function readModelPoolConfig(
+  options: Pick<ReadModelDataSourceOptions, 'poolSize' | 'idleConnectionTimeoutMs' | 'queryTimeoutMs'>,
+) {
   return {
     max: options.poolSize ?? 10,
     idleTimeoutMillis: options.idleConnectionTimeoutMs ?? 10_000,
     // a server that takes the connection and never answers (a hung proxy) fails it instead of hanging
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    ...(options.queryTimeoutMs === undefined ? {} : { query_timeout: options.queryTimeoutMs }),
     types: exactNumericArrays,
   };
 }
