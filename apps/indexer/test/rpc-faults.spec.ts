@@ -42,7 +42,7 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
         maxLogRange: 2_000,
         delayRate: 0.1,
         delayMs: 150,
-        nullLogTimestamps: true,
+        blankLogTimestamps: true,
         garbledLogsRate: 1,
       },
       7,
@@ -96,7 +96,7 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
       k === 0 || block > appended[k - 1][0] || (block === appended[k - 1][0] && index > appended[k - 1][1]);
     expect(appended.filter((at, k) => !inChainOrder(at, k))).toEqual([]);
     expect(logView(log)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));
-    // the logs came with "blockTimestamp": null: each event has its block's time, from the header
+    // the logs came with "blockTimestamp" null or "0x0": each event has its block's time, from the header
     const stamped = log.filter((e): e is ChainEventEnvelope => e.type !== 'BlocksReverted');
     for (const hash of new Set(stamped.map((e) => e.blockHash))) {
       const block = (await rpcCall(f.anvil.rpcUrl, 'eth_getBlockByHash', [hash, false])) as { timestamp: string };

@@ -38,8 +38,11 @@ export interface RpcFaults {
   loseAnswerOf: string[];
   /** Awaited before a call is forwarded: a test changes the chain there, between two of a client's calls. */
   beforeForward: ((call: RpcCall) => Promise<void>) | null;
-  /** eth_getLogs answers carry `"blockTimestamp": null`, as some nodes send the field they do not fill. */
-  nullLogTimestamps: boolean;
+  /**
+   * eth_getLogs answers carry `"blockTimestamp"` as null (blocks of even number) or "0x0" (odd), as nodes
+   * and gateways send the field they do not fill.
+   */
+  blankLogTimestamps: boolean;
   /**
    * Share of eth_getLogs answers (of two logs or more) with one log repeated and two neighbours swapped,
    * as some nodes have answered (erigon#16339: the same log twice).
@@ -102,7 +105,7 @@ const NONE: RpcFaults = {
   receiptLagBlocks: 0,
   loseAnswerOf: [],
   beforeForward: null,
-  nullLogTimestamps: false,
+  blankLogTimestamps: false,
   garbledLogsRate: 0,
 };
 
@@ -202,22 +205,23 @@ export async function startRpcFaultProxy(
       const head = Number((answered as { result: string }).result) + state.headAheadBlocks;
       return { jsonrpc: '2.0', id: req.id, result: `0x${head.toString(16)}` };
     }
-    if (req.method === 'eth_getLogs' && state.garbledLogsRate > 0) {
-      const logs = (answered as { result?: object[] }).result;
-      if (Array.isArray(logs) && logs.length >= 2 && random() < state.garbledLogsRate) {
+    const logs = (answered as { result?: object[] }).result;
+    if (req.method === 'eth_getLogs' && Array.isArray(logs)) {
+      // each fault on the answer the previous one left
+      let result = logs;
+      if (state.garbledLogsRate > 0 && logs.length >= 2 && random() < state.garbledLogsRate) {
         stats.garbledLogAnswers++;
         const at = Math.floor(random() * (logs.length - 1));
         const garbled = [...logs];
         [garbled[at], garbled[at + 1]] = [garbled[at + 1], garbled[at]];
         garbled.splice(Math.floor(random() * garbled.length), 0, logs[at]);
-        return { ...(answered as object), result: garbled };
+        result = garbled;
       }
-    }
-    if (req.method === 'eth_getLogs' && state.nullLogTimestamps) {
-      const answer = answered as { result?: object[] };
-      if (Array.isArray(answer.result)) {
-        return { ...answer, result: answer.result.map((log) => ({ ...log, blockTimestamp: null })) };
+      if (state.blankLogTimestamps) {
+        const blank = (log: { blockNumber?: string }) => (Number(log.blockNumber) % 2 === 0 ? null : '0x0');
+        result = result.map((log) => ({ ...log, blockTimestamp: blank(log) }));
       }
+      return { ...(answered as object), result };
     }
     if (req.method === 'eth_getTransactionReceipt' && state.receiptLagBlocks > 0) {
       const receipt = (answered as { result?: { blockNumber: string } | null }).result;

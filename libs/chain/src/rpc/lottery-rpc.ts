@@ -97,6 +97,7 @@ function toBlock(raw: RawBlock | null): RpcBlock | null {
 }
 
 function toLog(raw: RawLog): MinedLog {
+  const time = raw.blockTimestamp == null ? 0 : Number(raw.blockTimestamp);
   return {
     address: raw.address,
     blockHash: raw.blockHash,
@@ -107,8 +108,9 @@ function toLog(raw: RawLog): MinedLog {
     transactionIndex: Number(raw.transactionIndex),
     topics: raw.topics,
     removed: false,
-    // a node that sends the field empty (null) has not said the time: the block's header will
-    blockTimestamp: raw.blockTimestamp == null ? undefined : Number(raw.blockTimestamp),
+    // a node that sends the field empty (null) or zero (some gateways, older Erigon) has not said the
+    // time: the block's header will
+    blockTimestamp: time > 0 ? time : undefined,
   };
 }
 
