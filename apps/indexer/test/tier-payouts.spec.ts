@@ -2,7 +2,7 @@ import { createPublicClient, encodeAbiParameters, encodeFunctionData, http, type
 import { AbortedError, ChainFollower, LotteryRpc, TIER_PAYOUTS_TOPIC } from '@lottery/chain';
 import { jackpotAbi, simulateHistory } from '@lottery/contracts';
 import { createEventLog, type EventLog } from '@lottery/event-log';
-import { createTestDatabase } from '@lottery/testing';
+import { createTestDatabase, startRpcFaultProxy } from '@lottery/testing';
 import pino from 'pino';
 import { chainTruth, logView } from './support/chain-truth';
 import {
@@ -31,16 +31,20 @@ function tierPayoutsImpostor(drawingId: bigint, payout: bigint): Hex {
 
 /**
  * Creation code of a contract that, while being deployed, emits `count` such tier payouts in a loop: more
- * in one block than an eth_getLogs answer may hold (viem refuses over 10 MB), for almost no cost.
+ * in one block than an eth_getLogs answer may hold (viem refuses over 10 MB), for almost no cost. All name
+ * drawing 999,999, or with `distinctDrawings` each another (1,000,001 up).
  */
-function tierPayoutsFlood(count: number): Hex {
+function tierPayoutsFlood(count: number, { distinctDrawings = false } = {}): Hex {
   const words = payoutWords(999_999n, 1n);
   const hex2 = (n: number) => n.toString(16).padStart(4, '0');
   const stores = words.map((word, i) => `7f${word}61${hex2(32 * i)}52`).join('');
   const loop = stores.length / 2 + 3; // after the stores and PUSH2 count
-  // loop: JUMPDEST DUP1 ISZERO PUSH2 end JUMPI; PUSH32 topic PUSH2 size PUSH1 0 LOG1; PUSH1 1 SWAP1 SUB PUSH2 loop JUMP
+  // DUP1 PUSH4 1,000,000 ADD PUSH1 0 MSTORE: the drawing id (the data's first word) is 1,000,000 + the counter
+  const renumber = distinctDrawings ? `8063${(1_000_000).toString(16).padStart(8, '0')}01600052` : '';
+  // loop: JUMPDEST DUP1 ISZERO PUSH2 end JUMPI; [renumber;] PUSH32 topic PUSH2 size PUSH1 0 LOG1; PUSH1 1 SWAP1 SUB PUSH2 loop JUMP
   const body = (end: number) =>
     `5b8015${`61${hex2(end)}`}57` +
+    renumber +
     `7f${TIER_PAYOUTS_TOPIC.slice(2)}61${hex2(32 * words.length)}6000a1` +
     `60019003${`61${hex2(loop)}`}56`;
   const end = loop + body(0).length / 2;
@@ -222,6 +226,44 @@ describe("tier payouts: read from the drawing's payout calculator, wherever it i
     } finally {
       controller.abort();
       await running;
+      await log.close();
+      await db.drop();
+    }
+  });
+  it('asks the node nothing per tier payout of anyone naming a drawing that does not exist, however many it names', async () => {
+    const [from] = (await rpcCall(f.anvil.rpcUrl, 'eth_accounts')) as Hex[];
+    const flood = (await rpcCall(f.anvil.rpcUrl, 'eth_sendTransaction', [
+      { from, data: tierPayoutsFlood(2_000, { distinctDrawings: true }), gas: '0x3938700' },
+    ])) as Hex;
+    const receipt = await eventually(
+      async () => (await rpcCall(f.anvil.rpcUrl, 'eth_getTransactionReceipt', [flood])) as { logs: unknown[] } | null,
+      'the flood mined',
+    );
+    expect(receipt?.logs).toHaveLength(2_000);
+
+    const db = await createTestDatabase('indexer_tier_payouts_distinct');
+    const log = createEventLog({ kind: 'postgres', databaseUrl: db.url, schema: 'lottery_log' });
+    const proxy = await startRpcFaultProxy(f.anvil.rpcUrl);
+    const controller = new AbortController();
+    let running: Promise<void> | undefined;
+    try {
+      await log.init();
+      running = followerFor({ ...f, eventLog: log }, proxy.url, { reorgDepth: 8 })
+        .run(controller.signal)
+        .catch((e: unknown) => {
+          if (!(e instanceof AbortedError)) throw e;
+        });
+      const head = await headOf(f.anvil.rpcUrl);
+      await eventually(async () => ((await log.lastCheckpoint())?.blockNumber ?? -1) >= head, 'past the flood');
+      // the whole history's own lookups (a few per drawing and per read), not one per flooding log
+      expect(proxy.stats.calls['eth_call'] ?? 0).toBeLessThan(100);
+      expect(logView(await readLogEnvelopes(log))).toEqual(
+        await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock),
+      );
+    } finally {
+      controller.abort();
+      await running;
+      await proxy.close();
       await log.close();
       await db.drop();
     }

@@ -1,6 +1,6 @@
 import { encodeAbiParameters, encodeEventTopics, type Hex } from 'viem';
 import { lotteryEventsAbi } from '../abi/lottery-events.abi';
-import type { LotteryRpc } from '../rpc/lottery-rpc';
+import { type LotteryRpc, TIER_PAYOUTS_TOPIC } from '../rpc/lottery-rpc';
 import { EnvelopeBuilder } from './envelope-builder';
 import type { MinedLog } from './log-decoder';
 
@@ -67,5 +67,29 @@ describe('EnvelopeBuilder block times', () => {
     const second = await builder.build(feeLogs(range(5, 10), false), {});
     expect(fetched).toHaveLength(14); // blocks 11–14
     expect(second.map((e) => e.blockTimestamp)).toEqual(range(5, 10).map(timeOf));
+  });
+});
+
+describe('EnvelopeBuilder tier payouts from anyone', () => {
+  it('warns once per address and build of the undecodable ones, however many there are, and keeps none', async () => {
+    const { rpc } = headerNode();
+    const impostor = `0x${'dd'.repeat(20)}` as Hex;
+    const undecodable = feeLogs(range(1, 500), true).map((log) => ({
+      ...log,
+      address: impostor,
+      topics: [TIER_PAYOUTS_TOPIC] as [Hex],
+      data: '0x01' as Hex,
+    }));
+    const warnings: { fields: object; message: string }[] = [];
+    const logger = { warn: (fields: object, message: string) => warnings.push({ fields, message }) };
+    const fees = feeLogs([600], true);
+    const envelopes = await builderOn(rpc).build([...undecodable, ...fees], { logger });
+    expect(envelopes.map((e) => e.type)).toEqual(['ReferralFeeCollected']);
+    expect(warnings).toEqual([
+      {
+        fields: expect.objectContaining({ address: impostor, logs: 500, undecodable: 500, firstBlock: 1 }),
+        message: expect.stringContaining('ignored'),
+      },
+    ]);
   });
 });

@@ -72,8 +72,40 @@ export class EnvelopeBuilder {
     // Drawings these logs name that do not exist: asked once per build, however many logs name them
     // (anyone can emit thousands of tier payouts naming one).
     const unknown = new Set<bigint>();
+    // A true payout names a drawing that exists at its block, so none above the current drawing at the
+    // last block of these logs. Read once per build, when a payout names a drawing not known yet: tier
+    // payouts from anyone naming another drawing each cost no call of their own (one each let a cheap
+    // flood of them hold the indexer behind for minutes).
+    let newestDrawing: Promise<bigint> | undefined;
+    const lastBlock = logs.reduce((last, log) => Math.max(last, Number(log.blockNumber)), 0);
+    const mayExist = async (drawingId: bigint) => {
+      newestDrawing ??= retrying(() => this.rpc.currentDrawingId(this.jackpot, lastBlock), {
+        ...retry,
+        what: `currentDrawingId@${lastBlock}`,
+      });
+      return drawingId <= (await newestDrawing);
+    };
     // one warning per impostor address and build, not one per log
-    const ignored = new Map<Hex, { logs: number; firstBlock: number; drawingId: bigint; calculator: Hex }>();
+    const ignored = new Map<
+      Hex,
+      { logs: number; undecodable: number; firstBlock: number; drawingId: bigint | null; calculator: Hex | null }
+    >();
+    const ignore = (log: MinedLog, drawingId: bigint | null, calculator: Hex | null) => {
+      const seen = ignored.get(log.address) ?? {
+        logs: 0,
+        undecodable: 0,
+        firstBlock: Number(log.blockNumber),
+        drawingId,
+        calculator,
+      };
+      ignored.set(log.address, {
+        ...seen,
+        logs: seen.logs + 1,
+        undecodable: seen.undecodable + (drawingId === null ? 1 : 0),
+        drawingId: seen.drawingId ?? drawingId,
+        calculator: seen.calculator ?? calculator,
+      });
+    };
     for (const log of logs) {
       if (log.topics[0]?.toLowerCase() !== TIER_PAYOUTS_TOPIC) {
         kept.push(log);
@@ -83,32 +115,30 @@ export class EnvelopeBuilder {
       try {
         drawingId = BigInt((decodePayload(log).payload as { drawingId: string }).drawingId);
       } catch {
-        retry.logger?.warn(
-          { address: log.address, block: Number(log.blockNumber) },
-          'undecodable tier payouts ignored',
-        );
+        ignore(log, null, null);
         continue;
       }
-      const calculator = unknown.has(drawingId)
-        ? zeroAddress
-        : (this.calculators.get(drawingId) ??
-          (await this.drawingFacts(drawingId, Number(log.blockNumber), retry)).payoutCalculator);
+      const known = this.calculators.get(drawingId);
+      const calculator =
+        known ??
+        (unknown.has(drawingId) || !(await mayExist(drawingId))
+          ? zeroAddress
+          : (await this.drawingFacts(drawingId, Number(log.blockNumber), retry)).payoutCalculator);
       if (calculator === zeroAddress) unknown.add(drawingId);
       if (calculator === log.address.toLowerCase()) kept.push(log);
-      else {
-        const seen = ignored.get(log.address) ?? {
-          logs: 0,
-          firstBlock: Number(log.blockNumber),
-          drawingId,
-          calculator,
-        };
-        ignored.set(log.address, { ...seen, logs: seen.logs + 1 });
-      }
+      else ignore(log, drawingId, calculator);
     }
-    for (const [address, { logs: count, firstBlock, drawingId, calculator }] of ignored) {
+    for (const [address, { logs: count, undecodable, firstBlock, drawingId, calculator }] of ignored) {
       retry.logger?.warn(
-        { address, logs: count, firstBlock, drawingId: String(drawingId), calculator },
-        "tier payouts not from the drawing's payout calculator ignored",
+        {
+          address,
+          logs: count,
+          undecodable,
+          firstBlock,
+          drawingId: drawingId === null ? null : String(drawingId),
+          calculator,
+        },
+        "tier payouts not from the drawing's payout calculator (or undecodable) ignored",
       );
     }
     return kept;
