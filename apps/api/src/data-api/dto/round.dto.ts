@@ -62,13 +62,21 @@ export class RoundDto {
   @ApiInteger()
   winners_count!: number;
 
-  @ApiAmount({ nullable: true, description: 'Null until the round is drawn with winners' })
+  @ApiAmount({
+    nullable: true,
+    description:
+      'The largest prize a ticket of the round won (its tier payout); null until the round is drawn with winners',
+  })
   top_prize_amount!: AmountDto | null;
 
-  @ApiInteger()
+  @ApiInteger({ description: 'The tickets that won top_prize_amount' })
   top_prize_winners_count!: number;
 
-  @ApiAmount({ description: '"0" while the round is open, accumulates as tickets sell, final at settlement' })
+  @ApiAmount({
+    description:
+      "The LPs' earnings of the round: accumulate as tickets sell (the edge of each sale, and LP earnings " +
+      'updates), from "0" when the round opens; final at settlement',
+  })
   lp_earnings!: AmountDto;
 
   @ApiTimestamp({ nullable: true, description: "The previous round's settled_at; null for round 1" })
