@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { AbortedError } from '@lottery/chain';
 import { eventLogConfigFromEnv, eventLogIdentity } from '@lottery/event-log';
 import { ApiKeysService, PartnersService, withAccountsDatabase } from '@lottery/persistence';
+import { FOLD_RULES_VERSION } from '@lottery/projection';
 import { createCliLogger, freePort, ProgressReporter } from '@lottery/telemetry';
 import { keyPrefix } from '../connection';
 import { displayedUrl } from '@lottery/telemetry';
@@ -20,7 +21,9 @@ import {
 } from '../instance/pipeline-config';
 import { deploymentEnvFile } from '../instance/deployment-env-file';
 import { waitUntilReady } from '../instance/pipeline-watch';
+import { foldRulesOf } from '../instance/read-model-rules';
 import { migrateAll } from './migrate';
+import { runReplay } from './replay';
 import { nonNegativeInt, positiveInt } from './options';
 import { loadPipelineEnv, loadReadSchema } from './pipeline-env';
 import { STOP_SIGNALS } from '../stop-signals';
@@ -303,6 +306,29 @@ export async function runStart(o: StartOptions): Promise<void> {
           '',
         ].join('\n'),
       );
+    }
+
+    // An upgrade that changed the fold rules: the projector waits for read models built under this
+    // version's, which a replay makes while the old ones serve (it then folds on by itself).
+    const foldedUnder = await foldRulesOf(databaseUrl, readSchema);
+    if (foldedUnder !== null && foldedUnder !== FOLD_RULES_VERSION) {
+      say(
+        `the read models were built under fold rules ${foldedUnder}, this version folds ${FOLD_RULES_VERSION}: ` +
+          'rebuilding them from the event log (as `ops replay` does), the old ones serving meanwhile',
+      );
+      try {
+        await runReplay({
+          url: databaseUrl,
+          schema: readSchema,
+          chainId: chain.chainId,
+          log: eventLogConfigFromEnv(indexerEnv, chain.chainId, databaseUrl),
+          signal: settingUp.signal,
+          logger,
+        });
+      } catch (error) {
+        if (settingUp.signal.aborted) return sayStopping(await stopped);
+        throw error;
+      }
     }
 
     const watching = new AbortController();

@@ -245,12 +245,12 @@ describe('npm start on a fresh checkout', () => {
     });
   });
 
-  it('after a start killed without its cleanup: reset and the next start stop the Postgres and anvil it left', async () => {
+  it('after a start killed without its cleanup: reset and the next start stop the Postgres and anvil it left; a start rebuilds read models of older fold rules', async () => {
     await withEmbeddedCheckout(async (checkout, port, env) => {
       const args = ['start', '--silent', '--', '--json', '--rounds', '0', '--no-live'];
       const killedWhileRunning = async () => {
         const start = new NpmProcess(checkout.dir, args, env);
-        const ready = await readyEvent(start);
+        await readyEvent(start);
         const state = JSON.parse(readFileSync(join(checkout.dir, '.data', 'instance.json'), 'utf8')) as {
           pids: { ops: number };
           postgresPort: number;
@@ -267,7 +267,7 @@ describe('npm start on a fresh checkout', () => {
         // its apps follow it (they watch their parent); its servers do not
         await eventually(async () => processesOf(checkout.dir).length === 2, 'only Postgres and anvil left');
         expect(processesOf(checkout.dir).join('\n')).toMatch(/postgres[\s\S]*anvil|anvil[\s\S]*postgres/);
-        return ready;
+        return state;
       };
 
       await killedWhileRunning();
@@ -275,7 +275,20 @@ describe('npm start on a fresh checkout', () => {
       expect(reset).toEqual({ removed: join(checkout.dir, '.data') });
       expect(processesOf(checkout.dir)).toEqual([]);
 
-      await killedWhileRunning();
+      // and its read models as an earlier version's fold rules built them (an upgrade since)
+      const left = await killedWhileRunning();
+      const models = new Client({
+        connectionString: `postgres://postgres:${left.postgresPassword}@127.0.0.1:${left.postgresPort}/postgres`,
+      });
+      await models.connect();
+      try {
+        const older = await models.query(`UPDATE lottery.projector_state SET fold_rules = $1 WHERE id = 1`, [
+          FOLD_RULES_VERSION - 1,
+        ]);
+        expect(older.rowCount).toBe(1);
+      } finally {
+        await models.end();
+      }
       const next = new NpmProcess(checkout.dir, args, env);
       await whileRunning(
         next,
@@ -285,7 +298,15 @@ describe('npm start on a fresh checkout', () => {
           const message = (await next.waitFor(/stopped what an earlier start left running: [^"]*/, 60_000))[0];
           expect(message).toMatch(/postgres \(pid \d+\)/);
           expect(message).toMatch(/anvil \(pid \d+\)/);
+          await next.waitFor(
+            new RegExp(`built under fold rules ${FOLD_RULES_VERSION - 1}, this version folds`),
+            60_000,
+          );
           await readyEvent(next);
+          const status = JSON.parse(
+            await runNpm(checkout.dir, ['run', '--silent', 'ops', '--', 'status', '--json'], env),
+          ) as Status;
+          expect(status.projector).toMatchObject({ foldRules: FOLD_RULES_VERSION, replayNeeded: false });
         },
         STOPPING_JSON,
       );
