@@ -1,7 +1,8 @@
 import { AbortedError, type ChainFollower, DeepReorgError } from '@lottery/chain';
 import { buyOrder, createSimulationContext, simulateHistory, type SimulationContext } from '@lottery/contracts';
 import { createEventLog, type EventLog } from '@lottery/event-log';
-import { createTestDatabase, type TestDatabase } from '@lottery/testing';
+import { lotteryFollower } from '@lottery/pipeline-testing';
+import { createTestDatabase, startAnvil, type TestDatabase } from '@lottery/testing';
 import { chainTruth, logView } from './support/chain-truth';
 import {
   eventually,
@@ -102,5 +103,37 @@ describe('reorgs at the edge of what the follower tracks (anvil + Postgres event
     const failure = await followThroughReorg(Number(f.deployment.deployBlock), REORG_DEPTH + 4);
     expect(failure).toBeInstanceOf(DeepReorgError);
     expect((failure as Error).message).toMatch(/cannot be repaired; index into a new one .*`ops replay --new-log`/);
+  });
+
+  it("stops on a node of another chain of the same id (a new anvil), saying none of the log's blocks is on it", async () => {
+    const follow = async (follower: ChainFollower, until: () => Promise<boolean>) => {
+      const controller = new AbortController();
+      let failure: unknown;
+      const running = follower.run(controller.signal).catch((e: unknown) => {
+        if (!(e instanceof AbortedError)) failure = e;
+      });
+      try {
+        await eventually(async () => failure !== undefined || (await until()), 'the follower done or stopped');
+      } finally {
+        controller.abort();
+        await running;
+      }
+      return failure;
+    };
+    const head = await headOf(f.anvil.rpcUrl);
+    const options = { reorgDepth: REORG_DEPTH, startBlock: Number(f.deployment.deployBlock) };
+    const caughtUp = async () => ((await log.lastCheckpoint())?.blockNumber ?? -1) >= head;
+    expect(await follow(lotteryFollower(f.anvil.rpcUrl, f.deployment, log, options), caughtUp)).toBeUndefined();
+
+    const other = await startAnvil({ gasLimit: 100_000_000n });
+    try {
+      // as high as the log's blocks, so that each can be compared
+      await rpcCall(other.rpcUrl, 'anvil_mine', [`0x${(head + 2).toString(16)}`]);
+      const failure = await follow(lotteryFollower(other.rpcUrl, f.deployment, log, options), async () => false);
+      expect(failure).toBeInstanceOf(DeepReorgError);
+      expect((failure as Error).message).toMatch(/none of the blocks the event log tracks is on the node's chain/);
+    } finally {
+      await other.stop();
+    }
   });
 });

@@ -31,13 +31,19 @@ export interface ChainFollowerOptions {
 }
 
 export class DeepReorgError extends Error {
-  constructor(block: number, oldestTracked: number | undefined) {
+  /** `noneOnChain`: not one block the log tracks is on the node's chain, which may be another chain. */
+  constructor(block: number, oldestTracked: number | undefined, noneOnChain = false) {
     // the log holds blocks no longer canonical and the checkpoint too few hashes to find the fork, so
     // neither a reindex nor a larger REORG_DEPTH repairs it: a new log does (docs/operations.md)
     super(
-      `reorg below the oldest tracked block (${oldestTracked ?? 'none'}) at block ${block}: this event log cannot ` +
-        'be repaired; index into a new one (EVENT_LOG_SCHEMA or KAFKA_TOPIC_PREFIX) from START_BLOCK with a larger ' +
-        'REORG_DEPTH, then `ops replay --new-log` (docs/operations.md)',
+      `reorg below the oldest tracked block (${oldestTracked ?? 'none'}) at block ${block}: ` +
+        (noneOnChain
+          ? "none of the blocks the event log tracks is on the node's chain (if RPC_URL now serves another chain " +
+            "of the same id, a new anvil or testnet, this log is the other chain's: point the indexer at a log of " +
+            'its own); a reorg that deep means '
+          : '') +
+        'this event log cannot be repaired; index into a new one (EVENT_LOG_SCHEMA or KAFKA_TOPIC_PREFIX) from ' +
+        'START_BLOCK with a larger REORG_DEPTH, then `ops replay --new-log` (docs/operations.md)',
     );
     this.name = 'DeepReorgError';
   }
@@ -269,7 +275,7 @@ export class ChainFollower {
         return known.number;
       }
     }
-    throw new DeepReorgError(tip?.number ?? 0, tracker.oldest()?.number);
+    throw new DeepReorgError(tip?.number ?? 0, tracker.oldest()?.number, true);
   }
 
   private async revertAbove(ancestor: number, tracker: ReorgTracker): Promise<void> {
