@@ -3,14 +3,16 @@ import { Registry } from 'prom-client';
 import { AbortedError, LotteryRpc } from '@lottery/chain';
 import { buyOrder, createSimulationContext, simulateHistory, type SimulationContext } from '@lottery/contracts';
 import type { ChainEventEnvelope } from '@lottery/domain';
-import { createEventLog, type EventLog } from '@lottery/event-log';
+import { createEventLog } from '@lottery/event-log';
 import { createTestDatabase, startRpcFaultProxy, type RpcFaultProxy } from '@lottery/testing';
 import { FollowerSupervisor } from '../src/follower-supervisor';
 import { createIndexerMetrics } from '../src/indexer-metrics';
 import { chainTruth, logView } from './support/chain-truth';
 import {
+  checkpointAtHead,
   eventually,
   followerFor,
+  followIntoFreshLog,
   headOf,
   readLogEnvelopes,
   rpcCall,
@@ -188,52 +190,14 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
     }
   });
 
-  /** A follower of its own, on a fresh log, through `url`, until `work` is done; then the log's envelopes. */
-  const followFresh = async (
-    label: string,
-    url: string,
-    overrides: Parameters<typeof followerFor>[2],
-    work: (log: EventLog, failed: () => unknown) => Promise<void>,
-  ) => {
-    const db = await createTestDatabase(label);
-    const log = createEventLog({ kind: 'postgres', databaseUrl: db.url, schema: 'lottery_log' });
-    const controller = new AbortController();
-    let running: Promise<void> | undefined;
-    let failure: unknown;
-    try {
-      await log.init();
-      running = followerFor({ ...f, eventLog: log }, url, overrides)
-        .run(controller.signal)
-        .catch((e: unknown) => {
-          if (!(e instanceof AbortedError)) failure = e;
-        });
-      await work(log, () => failure);
-      controller.abort();
-      await running;
-      if (failure) throw failure;
-      return await readLogEnvelopes(log);
-    } finally {
-      controller.abort();
-      await running;
-      await log.close();
-      await db.drop();
-    }
-  };
-  const checkpointAtHead = (log: EventLog, failed: () => unknown) => async () => {
-    const head = await headOf(f.anvil.rpcUrl);
-    await eventually(async () => {
-      if (failed()) throw failed();
-      return ((await log.lastCheckpoint())?.blockNumber ?? -1) >= head;
-    }, `checkpoint at ${head}`);
-  };
-
   it('takes no partial eth_getLogs answer from a replica behind the head for the whole range', async () => {
     await buyOrder(sim, 2);
     await rpcCall(f.anvil.rpcUrl, 'anvil_mine', ['0x28']);
     // the backfill's ranges end 16 blocks below the head; the purchase is 40 below; the replica, 100
     const lagging = await startRpcFaultProxy(f.anvil.rpcUrl, { logsLagBlocks: 100 });
     try {
-      const envelopes = await followFresh(
+      const envelopes = await followIntoFreshLog(
+        f,
         'indexer_faults_logs',
         lagging.url,
         { reorgDepth: 16 },
@@ -245,7 +209,7 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
             'a range asked again, or the log at the head',
           );
           lagging.faults.logsLagBlocks = 0; // the replica catches up
-          await checkpointAtHead(log, failed)();
+          await checkpointAtHead(f, log, failed);
         },
       );
       expect(logView(envelopes)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));
@@ -276,9 +240,9 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
     };
     try {
       const ranges = { reorgDepth: 8, concurrency: 1, planner: { initialSpan: 8, maxSpan: 8 } };
-      const envelopes = await followFresh('indexer_faults_deep', proxy.url, ranges, async (log, failed) => {
+      const envelopes = await followIntoFreshLog(f, 'indexer_faults_deep', proxy.url, ranges, async (log, failed) => {
         await eventually(async () => reorganised, 'the reorg');
-        await checkpointAtHead(log, failed)();
+        await checkpointAtHead(f, log, failed);
       });
       expect(envelopes.filter((e) => e.type === 'BlocksReverted').length).toBeGreaterThan(0);
       expect(logView(envelopes)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));

@@ -7,7 +7,7 @@ import pino from 'pino';
 import { chainTruth, logView } from './support/chain-truth';
 import {
   eventually,
-  followerFor,
+  followIntoFreshLog,
   headOf,
   readLogEnvelopes,
   rpcCall,
@@ -86,6 +86,17 @@ describe("tier payouts: read from the drawing's payout calculator, wherever it i
       pollIntervalMs: 20,
       logger: pino({ level: 'silent' }),
     });
+  };
+
+  /** Mines the creation of a flooding contract (`data`), which emits `logs` logs. */
+  const mineFlood = async (data: Hex, gas: Hex, logs: number) => {
+    const [from] = (await rpcCall(f.anvil.rpcUrl, 'eth_accounts')) as Hex[];
+    const flood = (await rpcCall(f.anvil.rpcUrl, 'eth_sendTransaction', [{ from, data, gas }])) as Hex;
+    const receipt = await eventually(
+      async () => (await rpcCall(f.anvil.rpcUrl, 'eth_getTransactionReceipt', [flood])) as { logs: unknown[] } | null,
+      'the flood mined',
+    );
+    expect(receipt?.logs).toHaveLength(logs);
   };
 
   it("a follower given no payout calculator address still reads every drawing's tier payouts, and none of an impostor's", async () => {
@@ -197,75 +208,25 @@ describe("tier payouts: read from the drawing's payout calculator, wherever it i
   });
 
   it('passes a block flooded with more tier payouts from anyone than an answer can hold', async () => {
-    const [from] = (await rpcCall(f.anvil.rpcUrl, 'eth_accounts')) as Hex[];
-    const flood = (await rpcCall(f.anvil.rpcUrl, 'eth_sendTransaction', [
-      { from, data: tierPayoutsFlood(12_000), gas: '0x55d4a80' },
-    ])) as Hex;
-    const receipt = await eventually(
-      async () => (await rpcCall(f.anvil.rpcUrl, 'eth_getTransactionReceipt', [flood])) as { logs: unknown[] } | null,
-      'the flood mined',
-    );
-    expect(receipt?.logs).toHaveLength(12_000);
+    await mineFlood(tierPayoutsFlood(12_000), '0x55d4a80', 12_000);
     await simulateHistory(f.anvil.rpcUrl, f.deployment, { seed: 43, rounds: 1, ticketsPerRound: 4 });
 
-    const db = await createTestDatabase('indexer_tier_payouts_flood');
-    const log = createEventLog({ kind: 'postgres', databaseUrl: db.url, schema: 'lottery_log' });
-    const controller = new AbortController();
-    let running: Promise<void> | undefined;
-    try {
-      await log.init();
-      const follower = followerFor({ ...f, eventLog: log }, f.anvil.rpcUrl, { reorgDepth: 8 });
-      running = follower.run(controller.signal).catch((e: unknown) => {
-        if (!(e instanceof AbortedError)) throw e;
-      });
-      const head = await headOf(f.anvil.rpcUrl);
-      await eventually(async () => ((await log.lastCheckpoint())?.blockNumber ?? -1) >= head, 'past the flood');
-      expect(logView(await readLogEnvelopes(log))).toEqual(
-        await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock),
-      );
-    } finally {
-      controller.abort();
-      await running;
-      await log.close();
-      await db.drop();
-    }
+    expect(
+      logView(await followIntoFreshLog(f, 'indexer_tier_payouts_flood', f.anvil.rpcUrl, { reorgDepth: 8 })),
+    ).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));
   });
-  it('asks the node nothing per tier payout of anyone naming a drawing that does not exist, however many it names', async () => {
-    const [from] = (await rpcCall(f.anvil.rpcUrl, 'eth_accounts')) as Hex[];
-    const flood = (await rpcCall(f.anvil.rpcUrl, 'eth_sendTransaction', [
-      { from, data: tierPayoutsFlood(2_000, { distinctDrawings: true }), gas: '0x3938700' },
-    ])) as Hex;
-    const receipt = await eventually(
-      async () => (await rpcCall(f.anvil.rpcUrl, 'eth_getTransactionReceipt', [flood])) as { logs: unknown[] } | null,
-      'the flood mined',
-    );
-    expect(receipt?.logs).toHaveLength(2_000);
 
-    const db = await createTestDatabase('indexer_tier_payouts_distinct');
-    const log = createEventLog({ kind: 'postgres', databaseUrl: db.url, schema: 'lottery_log' });
+  it('asks the node nothing per tier payout of anyone naming a drawing that does not exist, however many it names', async () => {
+    await mineFlood(tierPayoutsFlood(2_000, { distinctDrawings: true }), '0x3938700', 2_000);
+
     const proxy = await startRpcFaultProxy(f.anvil.rpcUrl);
-    const controller = new AbortController();
-    let running: Promise<void> | undefined;
     try {
-      await log.init();
-      running = followerFor({ ...f, eventLog: log }, proxy.url, { reorgDepth: 8 })
-        .run(controller.signal)
-        .catch((e: unknown) => {
-          if (!(e instanceof AbortedError)) throw e;
-        });
-      const head = await headOf(f.anvil.rpcUrl);
-      await eventually(async () => ((await log.lastCheckpoint())?.blockNumber ?? -1) >= head, 'past the flood');
+      const envelopes = await followIntoFreshLog(f, 'indexer_tier_payouts_distinct', proxy.url, { reorgDepth: 8 });
       // the whole history's own lookups (a few per drawing and per read), not one per flooding log
       expect(proxy.stats.calls['eth_call'] ?? 0).toBeLessThan(100);
-      expect(logView(await readLogEnvelopes(log))).toEqual(
-        await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock),
-      );
+      expect(logView(envelopes)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));
     } finally {
-      controller.abort();
-      await running;
       await proxy.close();
-      await log.close();
-      await db.drop();
     }
   });
 });
