@@ -64,7 +64,7 @@ describe('health and metrics', () => {
 
   it('serves the OpenAPI document and the interactive reference', async () => {
     const document = await api.request('/v1/openapi.json');
-    expect(document.json()).toMatchObject({ info: { version: '1.7.0' } });
+    expect(document.json()).toMatchObject({ info: { version: '1.6.0' } });
     const docs = await api.request('/v1/docs');
     expect(docs.statusCode).toBe(200);
     expect(docs.headers['content-type']).toContain('text/html');

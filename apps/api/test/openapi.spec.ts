@@ -18,9 +18,9 @@ describe('OpenAPI document', () => {
     expect(JSON.parse(readFileSync(COMMITTED_OPENAPI, 'utf8'))).toEqual(document);
   });
 
-  it('describes Data API 1.7.0 in OpenAPI 3 with optional bearer authentication', () => {
+  it('describes Data API 1.6.0 in OpenAPI 3 with optional bearer authentication', () => {
     expect(document['openapi']).toMatch(/^3\./);
-    expect(document['info']).toMatchObject({ version: '1.7.0' });
+    expect(document['info']).toMatchObject({ version: '1.6.0' });
     expect(document['security']).toEqual([{}, { bearer: [] }]);
     expect(document['components']).toMatchObject({ securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } });
     expect(Object.keys(document.paths).sort()).toEqual(

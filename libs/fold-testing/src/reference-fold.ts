@@ -28,6 +28,8 @@ const of = <K extends keyof LotteryEventPayloads>(events: ChainEventEnvelope[], 
   events.filter((e) => e.type === type) as (ChainEventEnvelope & { type: K; payload: P<K> })[];
 const at = (e: ChainEventEnvelope) => new Date(e.blockTimestamp * 1000);
 const ZERO = `0x${'0'.repeat(64)}`;
+/** The top tier: all five normals and the bonusball. */
+const JACKPOT_TIER = 11;
 /** On-chain fractions (referralWinShare, referral splits) are scaled by 1e18; products round down. */
 const ofFraction = (amount: bigint, fraction: bigint) => (amount * fraction) / 10n ** 18n;
 
@@ -113,14 +115,6 @@ export function referenceFold(events: ChainEventEnvelope[]): ReferenceModels {
         own.filter((t) => t.matchedNormals !== null && t.matchedNormals * 2 + (t.bonusballMatch ? 1 : 0) === tier)
           .length,
     );
-    // every paying prize a ticket of the round won, gross; the top prize is the largest of them
-    const wins = draw
-      ? own
-          .filter((t) => t.matchedNormals !== null)
-          .map((t) => draw.tiers[(t.matchedNormals as number) * 2 + (t.bonusballMatch ? 1 : 0)])
-          .filter((amount) => amount > 0n)
-      : [];
-    const topPrize = wins.length === 0 ? null : wins.reduce((a, b) => (b > a ? b : a));
     const p = init.payload;
     return {
       id: BigInt(id),
@@ -129,8 +123,8 @@ export function referenceFold(events: ChainEventEnvelope[]): ReferenceModels {
       ticketCount: own.length,
       uniqueParticipants: new Set(own.map((t) => t.wallet)).size,
       winnersCount: draw ? counts.reduce((sum, n, tier) => sum + (draw.tiers[tier] > 0n ? n : 0), 0) : 0,
-      topPrizeAmount: topPrize,
-      topPrizeWinnersCount: draw && topPrize !== null ? wins.filter((amount) => amount === topPrize).length : 0,
+      topPrizeAmount: draw && counts[JACKPOT_TIER] > 0 ? draw.tiers[JACKPOT_TIER] : null,
+      topPrizeWinnersCount: draw ? counts[JACKPOT_TIER] : 0,
       lpEarnings: settled ? BigInt(settled.payload.lpEarnings) : lp,
       startedAt: previous ? at(previous) : null,
       endedAt: new Date(Number(p.drawingTime) * 1000),

@@ -9,10 +9,8 @@ import type { ProjectorCursor } from '@lottery/persistence';
  * 2. A winning ticket's referral share rounds down and its owner keeps the remainder, as the contract
  *    pays a claim (net winnings were rounded down before).
  * 3. A referral fee of 0 makes no wallet_stats row (an all-zero row was made, which an undo then dropped).
- * 4. A round's top prize is the largest any of its tickets won, and its winners the tickets that won it
- *    (the jackpot tier's alone before, so null in nearly every round drawn with winners).
  */
-export const FOLD_RULES_VERSION = 4;
+export const FOLD_RULES_VERSION = 3;
 
 /** The read models were folded under other rules than this projector's. */
 export class FoldRulesChangedError extends Error {

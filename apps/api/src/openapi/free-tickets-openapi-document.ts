@@ -10,7 +10,7 @@ export const FREE_TICKETS_DOCS_PATH = 'api/v1/docs';
 
 /**
  * The daily pool and partner free ticket APIs (`/api/v1/…`) in their own OpenAPI 3 document: they have
- * their own key (`apikey`), error format (`{error: string}`) and version, apart from the Data API's 1.7.0.
+ * their own key (`apikey`), error format (`{error: string}`) and version, apart from the Data API's 1.6.0.
  */
 export function buildFreeTicketsOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()

@@ -5,7 +5,7 @@ import { DataApiModule } from '../data-api/data-api.module';
 import { RESPONSE_HEADERS } from '../data-api/openapi-headers';
 import { SUNSET_EXTENSION } from '../http/deprecation/deprecated.decorator';
 
-export const DATA_API_VERSION = '1.7.0';
+export const DATA_API_VERSION = '1.6.0';
 export const OPENAPI_JSON_PATH = 'v1/openapi.json';
 export const DOCS_PATH = 'v1/docs';
 

@@ -1,4 +1,4 @@
-import { TIER_COUNT, type TicketNumbers } from '@lottery/domain';
+import { JACKPOT_TIER, TIER_COUNT, type TicketNumbers } from '@lottery/domain';
 import type { RoundModel } from '@lottery/persistence';
 import type { DecodedBody, EventMeta } from '../decode/decoded-event';
 
@@ -51,26 +51,16 @@ export function withDerived(round: RoundModel): RoundModel {
   const counts = round.tierTicketCounts;
   const payouts = round.tierPayouts;
   let winnersCount = 0;
-  // the top prize is the largest any ticket of the round won (the spec: null until drawn with winners)
-  let topPrizeAmount: bigint | null = null;
-  let topPrizeWinnersCount = 0;
   if (counts && payouts) {
-    for (let tier = 0; tier < TIER_COUNT; tier++) {
-      if (payouts[tier] === 0n || counts[tier] === 0) continue;
-      winnersCount += counts[tier];
-      if (topPrizeAmount === null || payouts[tier] > topPrizeAmount) {
-        topPrizeAmount = payouts[tier];
-        topPrizeWinnersCount = 0;
-      }
-      if (payouts[tier] === topPrizeAmount) topPrizeWinnersCount += counts[tier];
-    }
+    for (let tier = 0; tier < TIER_COUNT; tier++) if (payouts[tier] > 0n) winnersCount += counts[tier];
   }
+  const jackpotTickets = counts?.[JACKPOT_TIER] ?? 0;
   return {
     ...round,
     prizePool: round.initialPrizePool + BigInt(round.duplicateTickets) * (round.ticketPrice - round.edgePerTicket),
     winnersCount,
-    topPrizeAmount,
-    topPrizeWinnersCount,
+    topPrizeAmount: jackpotTickets > 0 && payouts ? payouts[JACKPOT_TIER] : null,
+    topPrizeWinnersCount: jackpotTickets,
   };
 }
 

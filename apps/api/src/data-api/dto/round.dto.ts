@@ -62,20 +62,16 @@ export class RoundDto {
   @ApiInteger()
   winners_count!: number;
 
-  @ApiAmount({
-    nullable: true,
-    description:
-      'The largest prize a ticket of the round won (its tier payout); null until the round is drawn with winners',
-  })
+  @ApiAmount({ nullable: true, description: 'Null until the round is drawn with winners' })
   top_prize_amount!: AmountDto | null;
 
-  @ApiInteger({ description: 'The tickets that won top_prize_amount' })
+  @ApiInteger()
   top_prize_winners_count!: number;
 
   @ApiAmount({
     description:
-      "The LPs' earnings of the round: accumulate as tickets sell (the edge of each sale, and LP earnings " +
-      'updates), from "0" when the round opens; final at settlement',
+      'Accumulates from "0" as tickets sell (each order\'s ticket value less its referral fees, and LP earnings ' +
+      'updates); final at settlement',
   })
   lp_earnings!: AmountDto;
 
