@@ -72,6 +72,14 @@ export interface ReplaySummary {
 /** The session advisory lock a replay of `live` holds while it runs (hashtext of this name). */
 export const replayLockName = (live: string): string => `lottery-replay:${live}`;
 
+/** Another session holds the replay lock of the schema: a replay of it is running. */
+export class ReplayRunningError extends Error {
+  constructor(live: string) {
+    super(`another replay of schema "${live}" is running; wait for it to finish (or stop it) and retry`);
+    this.name = 'ReplayRunningError';
+  }
+}
+
 /** Takes the replay lock of `live` for the session, if no other session holds it. */
 async function takeReplayLock(session: Client, live: string): Promise<boolean> {
   const { rows } = await session.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [
@@ -99,7 +107,7 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
   const eventLog = createEventLog(run.log);
   try {
     if (!(await takeReplayLock(guard, live))) {
-      throw new Error(`another replay of schema "${live}" is running; wait for it to finish (or stop it) and retry`);
+      throw new ReplayRunningError(live);
     }
     const leftovers = (
       await guard.query<{ nspname: string }>(`SELECT nspname FROM pg_namespace WHERE nspname = ANY($1) ORDER BY 1`, [

@@ -23,7 +23,7 @@ import { deploymentEnvFile } from '../instance/deployment-env-file';
 import { waitUntilReady } from '../instance/pipeline-watch';
 import { foldRulesOf } from '../instance/read-model-rules';
 import { migrateAll } from './migrate';
-import { runReplay } from './replay';
+import { ReplayRunningError, runReplay } from './replay';
 import { nonNegativeInt, positiveInt } from './options';
 import { loadPipelineEnv, loadReadSchema } from './pipeline-env';
 import { STOP_SIGNALS } from '../stop-signals';
@@ -243,6 +243,14 @@ export async function runStart(o: StartOptions): Promise<void> {
       databaseUrl = embedded.url;
     }
     await migrateAll(databaseUrl, readSchema);
+    const foldedUnder = await foldRulesOf(databaseUrl, readSchema);
+    if (foldedUnder !== null && foldedUnder > FOLD_RULES_VERSION) {
+      // its projector would wait for a replay, and a replay by this version would undo the newer one's
+      throw new Error(
+        `the read models in "${readSchema}" were built by a newer version (fold rules ${foldedUnder}, this one ` +
+          `folds ${FOLD_RULES_VERSION}): start that version, or rebuild them under this one with \`npm run ops -- replay\``,
+      );
+    }
     const keys = localChain ? await demoKeys(databaseUrl, dir) : { apiKey: null, partnerKey: null };
     if (settingUp.signal.aborted) return sayStopping(await stopped);
 
@@ -310,24 +318,28 @@ export async function runStart(o: StartOptions): Promise<void> {
 
     // An upgrade that changed the fold rules: the projector waits for read models built under this
     // version's, which a replay makes while the old ones serve (it then folds on by itself).
-    const foldedUnder = await foldRulesOf(databaseUrl, readSchema);
-    if (foldedUnder !== null && foldedUnder !== FOLD_RULES_VERSION) {
+    if (foldedUnder !== null && foldedUnder < FOLD_RULES_VERSION) {
       say(
         `the read models were built under fold rules ${foldedUnder}, this version folds ${FOLD_RULES_VERSION}: ` +
           'rebuilding them from the event log (as `ops replay` does), the old ones serving meanwhile',
       );
+      const replaying = new AbortController();
+      void stopped.then(() => replaying.abort());
+      supervisor.failed.catch(() => replaying.abort());
       try {
         await runReplay({
           url: databaseUrl,
           schema: readSchema,
           chainId: chain.chainId,
           log: eventLogConfigFromEnv(indexerEnv, chain.chainId, databaseUrl),
-          signal: settingUp.signal,
+          signal: replaying.signal,
           logger,
         });
       } catch (error) {
-        if (settingUp.signal.aborted) return sayStopping(await stopped);
-        throw error;
+        if (error instanceof ReplayRunningError) {
+          say('another replay is rebuilding them: the projector folds on once it switches them in');
+        } else if (!replaying.signal.aborted) throw error;
+        // stopped, or an app given up on: told below
       }
     }
 

@@ -245,7 +245,7 @@ describe('npm start on a fresh checkout', () => {
     });
   });
 
-  it('after a start killed without its cleanup: reset and the next start stop the Postgres and anvil it left; a start rebuilds read models of older fold rules', async () => {
+  it("after a start killed without its cleanup: reset and the next start stop the Postgres and anvil it left; a start rebuilds read models of older fold rules and refuses a newer version's", async () => {
     await withEmbeddedCheckout(async (checkout, port, env) => {
       const args = ['start', '--silent', '--', '--json', '--rounds', '0', '--no-live'];
       const killedWhileRunning = async () => {
@@ -277,18 +277,22 @@ describe('npm start on a fresh checkout', () => {
 
       // and its read models as an earlier version's fold rules built them (an upgrade since)
       const left = await killedWhileRunning();
-      const models = new Client({
-        connectionString: `postgres://postgres:${left.postgresPassword}@127.0.0.1:${left.postgresPort}/postgres`,
-      });
-      await models.connect();
-      try {
-        const older = await models.query(`UPDATE lottery.projector_state SET fold_rules = $1 WHERE id = 1`, [
-          FOLD_RULES_VERSION - 1,
-        ]);
-        expect(older.rowCount).toBe(1);
-      } finally {
-        await models.end();
-      }
+      const setFoldRules = async (rules: number) => {
+        const { postgresPort } = JSON.parse(readFileSync(join(checkout.dir, '.data', 'instance.json'), 'utf8')) as {
+          postgresPort: number;
+        };
+        const models = new Client({
+          connectionString: `postgres://postgres:${left.postgresPassword}@127.0.0.1:${postgresPort}/postgres`,
+        });
+        await models.connect();
+        try {
+          const set = await models.query(`UPDATE lottery.projector_state SET fold_rules = $1 WHERE id = 1`, [rules]);
+          expect(set.rowCount).toBe(1);
+        } finally {
+          await models.end();
+        }
+      };
+      await setFoldRules(FOLD_RULES_VERSION - 1);
       const next = new NpmProcess(checkout.dir, args, env);
       await whileRunning(
         next,
@@ -307,9 +311,15 @@ describe('npm start on a fresh checkout', () => {
             await runNpm(checkout.dir, ['run', '--silent', 'ops', '--', 'status', '--json'], env),
           ) as Status;
           expect(status.projector).toMatchObject({ foldRules: FOLD_RULES_VERSION, replayNeeded: false });
+          // then a newer version's (this checkout run after a newer one): the next start refuses them
+          await setFoldRules(FOLD_RULES_VERSION + 1);
         },
         STOPPING_JSON,
       );
+      const older = new NpmProcess(checkout.dir, args, env);
+      await older.exited(60_000);
+      expect(older.output()).toMatch(/were built by a newer version \(fold rules \d+, this one folds \d+\)/);
+      expect(processesOf(checkout.dir)).toEqual([]);
     });
   });
 
