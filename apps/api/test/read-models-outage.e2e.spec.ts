@@ -1,8 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { Client } from 'pg';
 import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries } from '@lottery/persistence';
 import { createTestDatabase, type TestDatabase } from '@lottery/testing';
 import { BackgroundDataSource } from '../src/database/background-data-source';
-import { apiReadModelDataSource, READ_MODEL_QUERY_TIMEOUT_MS } from '../src/database/read-models-data-source';
+import { apiReadModelDataSource, READ_MODEL_STATEMENT_TIMEOUT_MS } from '../src/database/read-models-data-source';
 import { createAppLogger } from '../src/logger';
 import { eventually } from '@lottery/pipeline-testing';
 import { TcpProxy } from './support/tcp-proxy';
@@ -66,15 +67,37 @@ describe('Data API while the read-model database is unreachable', () => {
     await eventually(async () => (await rounds()).statusCode === 200, 'the read models reachable again', 20_000);
   });
 
+  it('answers 503 when a statement runs past the timeout, which Postgres cancels (nothing left running)', async () => {
+    await eventually(async () => (await rounds()).statusCode === 200, 'the read models reachable', 20_000);
+    const locker = new Client({ connectionString: database.url });
+    await locker.connect();
+    try {
+      // a statement that cannot finish: the rounds held by another session's lock
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE lottery.rounds IN ACCESS EXCLUSIVE MODE');
+      const asked = Date.now();
+      const blocked = await rounds();
+      expect([blocked.statusCode, blocked.json().error.code]).toEqual([503, 'upstream_unavailable']);
+      expect(Date.now() - asked).toBeGreaterThanOrEqual(READ_MODEL_STATEMENT_TIMEOUT_MS - 50);
+      const { rows } = await locker.query(
+        `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'lottery-api' AND state = 'active'`,
+      );
+      expect(rows[0].waiting).toBe(0);
+    } finally {
+      await locker.end();
+    }
+    expect((await rounds()).statusCode).toBe(200);
+  });
+
   it('answers 503 when Postgres stops answering on the open connections, once the query timeout passes', async () => {
     await eventually(async () => (await rounds()).statusCode === 200, 'the read models reachable', 20_000);
     proxy.freeze();
     try {
       const asked = Date.now();
-      const frozen = await Promise.race([rounds(), delay(READ_MODEL_QUERY_TIMEOUT_MS + 5_000).then(() => null)]);
+      const frozen = await Promise.race([rounds(), delay(READ_MODEL_STATEMENT_TIMEOUT_MS + 5_000).then(() => null)]);
       expect(frozen && [frozen.statusCode, frozen.json().error.code]).toEqual([503, 'upstream_unavailable']);
       // not sooner: the connection was open, and the answer waited for the query timeout, not a refusal
-      expect(Date.now() - asked).toBeGreaterThanOrEqual(READ_MODEL_QUERY_TIMEOUT_MS - 50);
+      expect(Date.now() - asked).toBeGreaterThanOrEqual(READ_MODEL_STATEMENT_TIMEOUT_MS - 50);
     } finally {
       await proxy.down();
     }

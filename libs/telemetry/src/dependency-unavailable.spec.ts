@@ -14,6 +14,7 @@ describe('isDependencyUnavailable', () => {
       true,
     );
     expect(isDependencyUnavailable(withCode('08006'))).toBe(true);
+    expect(isDependencyUnavailable(withCode('57014', 'canceling statement due to statement timeout'))).toBe(true);
   });
 
   it('recognises a statement after the server ended the connection, and a database closed to connections', () => {

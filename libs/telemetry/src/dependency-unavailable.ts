@@ -16,8 +16,12 @@ const NETWORK_CODES = new Set([
   'EPIPE',
 ]);
 
-/** SQLSTATEs of a lost or refused connection: class 08, shutdowns (57P01-03), too many connections. */
-const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
+/**
+ * SQLSTATEs of a lost or refused connection (class 08), shutdowns (57P01-03), too many connections, and a
+ * statement cancelled (57014: a statement timeout, a server too busy to answer in time, or an operator's
+ * cancel).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300|57014)$/;
 
 const UNAVAILABLE_MESSAGE = new RegExp(
   [

@@ -19,10 +19,12 @@ export interface ReadModelDataSourceOptions {
   /** Shows up in pg_stat_activity, so ops can tell the projector's connections from the API's. */
   applicationName?: string;
   /**
-   * How long a query may go unanswered before it fails (pg's client-side `query_timeout`), ms; default
-   * none, as the projector's and a replay's statements (COPYs, index builds) take as long as they take.
+   * How long a statement may run before Postgres cancels it (`statement_timeout`, SQLSTATE 57014), ms; a
+   * second more and the client gives up waiting for any answer (pg's `query_timeout`: a server that stopped
+   * answering cancels nothing). Default none, as the projector's and a replay's statements (COPYs, index
+   * builds) take as long as they take.
    */
-  queryTimeoutMs?: number;
+  statementTimeoutMs?: number;
 }
 
 /**
@@ -54,14 +56,16 @@ export const CONNECT_TIMEOUT_MS = 10_000;
  * API's (the Data API benchmark's raw server): size, idle timeout, numeric[] parsed exactly.
  */
 export function readModelPoolConfig(
-  options: Pick<ReadModelDataSourceOptions, 'poolSize' | 'idleConnectionTimeoutMs' | 'queryTimeoutMs'>,
+  options: Pick<ReadModelDataSourceOptions, 'poolSize' | 'idleConnectionTimeoutMs' | 'statementTimeoutMs'>,
 ) {
   return {
     max: options.poolSize ?? 10,
     idleTimeoutMillis: options.idleConnectionTimeoutMs ?? 10_000,
     // a server that takes the connection and never answers (a hung proxy) fails it instead of hanging
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    ...(options.queryTimeoutMs === undefined ? {} : { query_timeout: options.queryTimeoutMs }),
+    ...(options.statementTimeoutMs === undefined
+      ? {}
+      : { statement_timeout: options.statementTimeoutMs, query_timeout: options.statementTimeoutMs + 1_000 }),
     types: exactNumericArrays,
   };
 }
