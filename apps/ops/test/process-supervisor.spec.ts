@@ -39,4 +39,24 @@ describe('the process supervisor', () => {
       await supervisor.stopAll(1_000);
     }
   });
+
+  it('gives up on an app failing right after each start, never on one stopped from outside each time', async () => {
+    const messages: { child: string; msg: string }[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => messages.push(JSON.parse(line)) });
+    const supervisor = new ProcessSupervisor(logger);
+    const fixture = 'apps/ops/test/fixtures/exit-with.ts';
+    const exitsOf = (child: string) => messages.filter((m) => m.child === child).length;
+    try {
+      // five reindexes in a row stop the indexer five times (exit 0) within seconds of its start
+      supervisor.start('stopped', fixture, { EXIT_CODE: '0' }, join(dir, 'stopped-often.log'));
+      supervisor.start('failing', fixture, { EXIT_CODE: '3' }, join(dir, 'failing-often.log'));
+      await expect(supervisor.failed).rejects.toThrow(/^the failing exited 5 times in a row right after starting/);
+      await eventually(async () => exitsOf('stopped') >= 6, 'the stopped app restarted a sixth time', 30_000);
+      expect(messages.filter((m) => m.child === 'stopped').map((m) => m.msg)).not.toContain(
+        'app keeps exiting at start; not restarted',
+      );
+    } finally {
+      await supervisor.stopAll(1_000);
+    }
+  });
 });

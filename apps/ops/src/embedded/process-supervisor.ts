@@ -46,14 +46,16 @@ export class ProcessSupervisor {
     this.onStarted();
     child.once('exit', (code, signal) => {
       if (this.stopping) return;
-      const quick = Date.now() - startedAt < QUICK_EXIT_MS ? (this.quickExits.get(name) ?? 0) + 1 : 0;
+      // An app stopped from outside (`ops reindex` stops the indexer) exits 0: no refusal to start, however
+      // soon after its start it came (a few reindexes in a row gave the instance up).
+      const previous = this.quickExits.get(name) ?? 0;
+      const quick = code === 0 ? previous : Date.now() - startedAt < QUICK_EXIT_MS ? previous + 1 : 0;
       this.quickExits.set(name, quick);
       if (quick >= QUICK_EXITS_BEFORE_GIVING_UP) {
         this.logger.error({ child: name, code, signal, log: logFile }, 'app keeps exiting at start; not restarted');
         this.giveUp(new Error(`the ${name} exited ${quick} times in a row right after starting: see ${logFile}`));
         return;
       }
-      // an app stopped from outside (`ops reindex` stops the indexer) exits 0: no failure to report as one
       if (code === 0) this.logger.info({ child: name, code, log: logFile }, 'app stopped, restarting in 2s');
       else this.logger.error({ child: name, code, signal, log: logFile }, 'app exited unexpectedly, restarting in 2s');
       setTimeout(() => !this.stopping && this.start(name, entry, env, logFile), 2_000).unref();
