@@ -1,12 +1,11 @@
 import { eventually } from '@lottery/pipeline-testing';
 import { type ApiKeyRecord, ApiKeysService, createAccountsDataSource, migrateAccounts } from '@lottery/persistence';
-import { createTestDatabase, type TestDatabase } from '@lottery/testing';
+import { createTestDatabase, TcpProxy, type TestDatabase } from '@lottery/testing';
 import { Client } from 'pg';
 import type { ApiKeyLookup } from '../src/auth/api-key-lookup';
 import { CachedApiKeyLookup } from '../src/auth/cached-api-key-lookup';
 import { AccountsApiKeyLookup } from '../src/database/accounts-api-key-lookup';
 import { ApiKeyChangeListener } from '../src/database/api-key-change-listener';
-import { TcpProxy } from './support/tcp-proxy';
 import { BackgroundDataSource } from '../src/database/background-data-source';
 import { createAppLogger } from '../src/logger';
 import { SPEC_TIER_LIMITS } from '../src/rate-limit/tier-limits';

@@ -1,11 +1,10 @@
 import { ApiKeysService, createAccountsDataSource, migrateAccounts } from '@lottery/persistence';
-import { createTestDatabase, type TestDatabase } from '@lottery/testing';
+import { createTestDatabase, TcpProxy, type TestDatabase } from '@lottery/testing';
 import { AccountsApiKeyLookup } from '../src/database/accounts-api-key-lookup';
 import { BackgroundDataSource } from '../src/database/background-data-source';
 import { createAppLogger } from '../src/logger';
 import { SPEC_TIER_LIMITS } from '../src/rate-limit/tier-limits';
 import { eventually } from '@lottery/pipeline-testing';
-import { TcpProxy } from './support/tcp-proxy';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const logger = createAppLogger('silent');

@@ -2,12 +2,11 @@ import { partnerSource } from '@lottery/chain';
 import type { Hex } from '@lottery/domain';
 import type { GrantRecord } from '@lottery/persistence';
 import { eventually, rpcCall, testWallets } from '@lottery/pipeline-testing';
-import { startRpcFaultProxy } from '@lottery/testing';
+import { startRpcFaultProxy, TcpProxy } from '@lottery/testing';
 import Redis from 'ioredis';
 import type { GiveawaysRuntime } from '../src/partner-giveaways/purchase/start-partner-giveaways';
 import { REPLACED_AFTER_BLOCKS, TicketBuyerChain } from '../src/partner-giveaways/purchase/ticket-buyer-chain';
 import { get, PartnerHarness, post } from './support/partner-harness';
-import { TcpProxy } from './support/tcp-proxy';
 import type { TestApp } from './support/test-app';
 
 jest.setTimeout(60_000);

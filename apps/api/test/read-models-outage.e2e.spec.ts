@@ -1,12 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Client } from 'pg';
 import { createReadModelDataSource, migrateReadModels, PostgresReadModelQueries } from '@lottery/persistence';
-import { createTestDatabase, type TestDatabase } from '@lottery/testing';
+import { createTestDatabase, TcpProxy, type TestDatabase } from '@lottery/testing';
 import { BackgroundDataSource } from '../src/database/background-data-source';
 import { apiReadModelDataSource, READ_MODEL_STATEMENT_TIMEOUT_MS } from '../src/database/read-models-data-source';
 import { createAppLogger } from '../src/logger';
 import { eventually } from '@lottery/pipeline-testing';
-import { TcpProxy } from './support/tcp-proxy';
 import { startTestApp, type TestApp } from './support/test-app';
 
 jest.setTimeout(30_000);

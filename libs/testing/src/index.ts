@@ -20,3 +20,4 @@ export * from './deployment/compose-services';
 export * from './deployment/describe-app-deployment';
 export * from './deployment/describe-readme-configuration';
 export * from './eventually';
+export * from './tcp-proxy';

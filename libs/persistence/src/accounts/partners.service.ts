@@ -1,4 +1,5 @@
 import { normalizeAddress } from '@lottery/domain';
+import type { PoolClient } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import { apiKeyHint, generateApiKey, hashApiKey, PARTNER_KEY_WORD, parseApiKey } from './api-key-format';
 import { PartnerEntity } from './partner.entity';
@@ -82,11 +83,22 @@ export class PartnersService {
    */
   async whileSigning<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
+    // A lock or unlock that failed may still take effect: one the client stopped waiting for (the pool's
+    // query_timeout) runs when the server gets to it. Its connection must not go back to the pool holding a
+    // lock nobody would release (every signer, on every replica, waited on it): it is closed, which ends
+    // its session and the lock with it.
+    let lockInDoubt = false;
+    const lockQuery = async (sql: string): Promise<{ locked?: boolean }[]> => {
+      try {
+        return (await runner.query(sql)) as { locked?: boolean }[];
+      } catch (error) {
+        lockInDoubt = true;
+        throw error;
+      }
+    };
     try {
       for (;;) {
-        const [{ locked }] = (await runner.query(`SELECT pg_try_advisory_lock(${SIGNER_LOCK}) AS locked`)) as {
-          locked: boolean;
-        }[];
+        const [{ locked }] = await lockQuery(`SELECT pg_try_advisory_lock(${SIGNER_LOCK}) AS locked`);
         if (locked) break;
         signal.throwIfAborted();
         await new Promise((resolve) => setTimeout(resolve, SIGNER_LOCK_RETRY_MS));
@@ -94,9 +106,11 @@ export class PartnersService {
       try {
         return await work();
       } finally {
-        await runner.query(`SELECT pg_advisory_unlock(${SIGNER_LOCK})`);
+        await lockQuery(`SELECT pg_advisory_unlock(${SIGNER_LOCK})`);
       }
     } finally {
+      // ended before its release, so the pool drops it (pg-pool never reuses a client that is ending)
+      if (lockInDoubt) void ((await runner.connect()) as PoolClient).end().catch(() => undefined);
       await runner.release();
     }
   }

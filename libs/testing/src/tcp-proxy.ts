@@ -8,6 +8,11 @@ export class TcpProxy {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
   port = 0;
+  /**
+   * While above 0, what clients send reaches the server this many ms late (in order): a stalled network
+   * or server, whose answers come after the client stopped waiting for them.
+   */
+  clientDelayMs = 0;
 
   constructor(
     private readonly targetHost: string,
@@ -22,7 +27,12 @@ export class TcpProxy {
         socket.on('close', () => this.sockets.delete(socket));
         socket.on('error', () => socket.destroy());
       }
-      client.pipe(upstream).pipe(client);
+      client.on('data', (chunk: Buffer) => {
+        const delay = this.clientDelayMs;
+        if (delay > 0) setTimeout(() => upstream.write(chunk), delay);
+        else upstream.write(chunk);
+      });
+      upstream.pipe(client);
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
