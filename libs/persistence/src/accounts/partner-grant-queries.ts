@@ -68,7 +68,9 @@ export async function insertPendingGrant(
   ]);
   const [grant] = await grants(
     manager,
-    `INSERT INTO ${GRANTS} (partner_id, wallet, status) VALUES ($1, $2, 'pending') RETURNING *`,
+    // owed from the start: the POST that reserves it may never deliver its answer (a 503 after the commit
+    // it could not confirm, a client gone), and a retry must get this purchase, not buy another
+    `INSERT INTO ${GRANTS} (partner_id, wallet, status, outcome_owed_since) VALUES ($1, $2, 'pending', now()) RETURNING *`,
     [partnerId, wallet],
   );
   return grant;
@@ -95,20 +97,22 @@ export function listGrants(
   );
 }
 
-/** How long a 504's receipt stays owed: a retry comes within minutes, a POST hours later is another request. */
+/** How long a receipt stays owed: a retry comes within minutes, a POST hours later is another request. */
 const OWED_FOR = "interval '1 hour'";
 
 /**
- * A POST answered 504 while this grant's purchase was under way: until its receipt is given, the
- * wallet's POSTs of the partner within OWED_FOR get it (findOwedGrant) instead of buying again.
+ * A POST answered 504 while this grant's purchase was under way: owed afresh (as since its reservation),
+ * until its receipt is given the wallet's POSTs of the partner within OWED_FOR get it (findOwedGrant)
+ * instead of buying again.
  */
 export async function oweGrantOutcome(manager: EntityManager, id: string): Promise<void> {
   await manager.query(`UPDATE ${GRANTS} SET outcome_owed_since = now() WHERE id = $1`, [id]);
 }
 
 /**
- * The wallet's oldest grant of this partner whose receipt a 504 left owed, within OWED_FOR, and no
- * answer has given yet: succeeded, or still under way. A failed one gave its ticket back: nothing is owed.
+ * The wallet's oldest grant of this partner whose receipt is owed (reserved, or answered 504, within
+ * OWED_FOR) and no answer has given yet: succeeded, or still under way. A failed one gave its ticket back:
+ * nothing is owed.
  */
 export async function findOwedGrant(
   manager: EntityManager,

@@ -45,7 +45,7 @@ export type Reservation =
   | { reserved: false; reason: IneligibilityReason }
   /**
    * The wallet's earlier purchase of this partner answers, none is added: one still under way, or one
-   * whose receipt a 504 left owed.
+   * whose receipt no answer has given yet (owed from its reservation, and again from a 504).
    */
   | { reserved: false; earlier: GrantRecord };
 
@@ -227,8 +227,9 @@ export class PartnersService {
    * from `quantity_left` and record a pending grant. Concurrent reservations of a partner queue on the
    * lock, so neither the quantity nor a wallet's maximum can be overrun. A wallet with a purchase of this
    * partner still under way gets that one back instead (a POST retried after a 504, or sent twice at
-   * once), and so does a wallet whose purchase a 504 left owed, until an answer gives its receipt (a
-   * retry that came late, within the hour): its outcome is the answer, and a retry buys no second ticket.
+   * once), and so does a wallet whose purchase no answer has given the receipt of yet, within the hour of
+   * its reservation or a 504 (a retry that came late, or after a reserving POST whose answer never
+   * arrived): its outcome is the answer, and a retry buys no second ticket.
    */
   async reserve(partnerId: number, wallet: string): Promise<Reservation> {
     const address = normalizeAddress(wallet);
