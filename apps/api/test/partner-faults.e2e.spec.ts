@@ -375,6 +375,30 @@ describe('partner free tickets under faults', () => {
     }
   });
 
+  it("gives the reservation back after its last attempt failed on the server's side, its text in the logs only", async () => {
+    // the signer's ledger write fails as a database at an internal address would: the partner reads no address
+    const refusing = Object.assign(new Error('connect ECONNREFUSED 10.20.30.40:5432'), { code: 'ECONNREFUSED' });
+    const runtime = harness.runtime({
+      ledger: Object.assign(Object.create(harness.partners) as typeof harness.partners, {
+        markSent: () => Promise.reject(refusing),
+      }),
+      config: { jobTimeoutMs: 5_000 },
+      tuning: { policy: { attempts: 2, backoffMs: 100 } },
+    });
+    const api = await harness.api(runtime);
+    const { key, id } = await newPartner(1);
+    const [wallet] = testWallets(1, 36);
+    const answer = await post(api, key, wallet);
+    expect([answer.statusCode, answer.json()]).toEqual([
+      500,
+      { error: 'Transaction failed: the purchase stopped on an error of the server' },
+    ]);
+    expect((await grantOf(id, wallet))?.error).toBe(
+      'Transaction failed: the purchase stopped on an error of the server',
+    );
+    expect((await harness.partners.get(id)).quantityLeft).toBe(1);
+  });
+
   it('releases the purchase with a clear error when RPC_URL serves another chain than CHAIN_ID', async () => {
     const api = await harness.api(harness.runtime({ redis: namespace(), config: { chainId: 8453 } }));
     const { key, id } = await newPartner(1);

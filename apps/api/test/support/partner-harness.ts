@@ -8,6 +8,7 @@ import {
   type PurchaseTuning,
   startPartnerGiveaways,
 } from '../../src/partner-giveaways/purchase/start-partner-giveaways';
+import type { PartnerLedger } from '../../src/partner-giveaways/partner-ledger';
 import { type PartnerChain, startPartnerChain } from './partner-chain';
 import { startTestApp, type TestApp } from './test-app';
 
@@ -29,6 +30,8 @@ export interface RuntimeOptions {
   redis?: { url: string; keyPrefix: string } | null;
   config?: Partial<GiveawaysConfig>;
   tuning?: Partial<PurchaseTuning>;
+  /** Defaults to the suite's PartnersService (a test wraps it to make one of its calls fail). */
+  ledger?: PartnerLedger;
 }
 
 /**
@@ -71,7 +74,7 @@ export class PartnerHarness {
   runtime(options: RuntimeOptions = {}): GiveawaysRuntime {
     const runtime = startPartnerGiveaways({
       config: { ...this.chain.config, ...options.config },
-      ledger: this.partners,
+      ledger: options.ledger ?? this.partners,
       logger: this.logger,
       redis: options.redis === undefined ? { url: this.redis.url, keyPrefix: this.redis.prefix } : options.redis,
       tuning: { ...FAST_TUNING, ...options.tuning },

@@ -28,6 +28,14 @@ interface Sent {
 
 const isSettled = (grant: GrantRecord) => grant.status === 'succeeded' || grant.status === 'failed';
 
+/** An attempt that ran out of time: its message says what it waited for, for the partner to read. */
+class AttemptOutOfTimeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AttemptOutOfTimeError';
+  }
+}
+
 /**
  * The job behind a partner's POST, for one grant. It resumes from the grant's state in Postgres, so it can
  * run again after a crash, a timeout or a lost queue without ever sending a second transaction:
@@ -62,7 +70,7 @@ export class FreeTicketPurchase {
       // an attempt out of time says what it waited for: "aborted" would be the grant's error if it is the last
       if (!(error instanceof AbortedError) || stop.aborted) throw error;
       const failure = this.rpcFailures.get(attempt.signal);
-      throw new Error(
+      throw new AttemptOutOfTimeError(
         failure === undefined
           ? `no purchase step finished in ${this.timings.attemptTimeoutMs} ms (the signer was busy, or the node slow)`
           : `the chain node did not answer in ${this.timings.attemptTimeoutMs} ms (${failure})`,
@@ -98,11 +106,17 @@ export class FreeTicketPurchase {
     await this.settle(grant, { tx: prepared.signed, replaced: [], signedAt: Date.now() }, signal);
   }
 
-  /** After the last attempt: a grant nothing was signed for goes back to the partner; a sent one waits for recovery. */
+  /**
+   * After the last attempt: a grant nothing was signed for goes back to the partner; a sent one waits for
+   * recovery. The partner reads the reason (the POST's 500): an attempt out of time says what it waited
+   * for; anything else (the accounts database failing, a bug) is told in the logs only, as its text may
+   * name hosts, ports or URLs.
+   */
   async giveUp(grantId: string, error: unknown): Promise<void> {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    const reason =
+      error instanceof AttemptOutOfTimeError ? error.message : 'the purchase stopped on an error of the server';
     if (await this.ledger.release(grantId, `Transaction failed: ${reason}`, { onlyIfPending: true })) {
-      this.logger.warn({ grantId, reason }, 'free ticket purchase gave up; reservation released');
+      this.logger.warn({ grantId, reason, err: error }, 'free ticket purchase gave up; reservation released');
     }
   }
 
