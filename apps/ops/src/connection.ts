@@ -1,4 +1,4 @@
-import { readState, readStateIfReadable } from './data-dir';
+import { dataDir, readState, readStateIfReadable } from './data-dir';
 
 /**
  * The database the CLI talks to: DATABASE_URL when set, otherwise the embedded instance that
@@ -9,7 +9,10 @@ export function databaseUrl(): string {
   if (configured) return configured;
   const state = readState();
   if (state.postgresPort) return embeddedDatabaseUrl(state.postgresPort, state.postgresPassword);
-  throw new Error('no database: set DATABASE_URL, or run `npm start` first to create the embedded instance');
+  throw new Error(
+    `no database: set DATABASE_URL; no embedded instance in ${dataDir()} either (is DATA_DIR right? ` +
+      '`npm start` creates one there)',
+  );
 }
 
 /**

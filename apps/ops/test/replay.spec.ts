@@ -233,6 +233,24 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
     }
   });
 
+  it('warns of a schema that does not exist yet (a mistyped READ_SCHEMA), which the replay creates', async () => {
+    const warnings: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line).msg) });
+    try {
+      await replayInProcess({ schema: 'lotery', logger });
+      expect(warnings).toContain(
+        'schema "lotery" does not exist yet: the replay creates it, and only apps whose READ_SCHEMA is "lotery" ' +
+          'will serve it (is READ_SCHEMA right?)',
+      );
+      // the live schema exists: no such warning
+      warnings.length = 0;
+      await replayInProcess({ logger });
+      expect(warnings.filter((w) => w.includes('does not exist yet'))).toEqual([]);
+    } finally {
+      await f.readModels.query('DROP SCHEMA IF EXISTS lotery CASCADE');
+    }
+  });
+
   it('refuses an event log that does not exist, naming the setting, instead of an SQL error', async () => {
     for (const args of [
       ['replay', '--json'],

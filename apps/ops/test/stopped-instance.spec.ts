@@ -72,13 +72,17 @@ describe('ops against an embedded instance that is not running', () => {
           error: notRunning,
         },
         processes: { api: { pid: 1, running: false } },
-        api: { url: `http://localhost:${port}`, demoApiKey: 'lt_live_demo' },
+        api: { url: `http://localhost:${port}`, running: false, demoApiKey: 'lt_live_demo' },
       });
       const text = await runOps(['status'], env);
       expect(text.code).toBe(0);
       expect(text.stdout).toContain(`indexer      event log postgres "lottery_log" unreadable: ${notRunning}`);
       expect(text.stdout).toContain(`projector    read models "lottery" unreadable: ${notRunning}`);
       expect(text.stdout).toContain(`api          http://localhost:${port} (not running)`);
+      // stopped cleanly, the instance keeps no pids: its API is not running either
+      writeFileSync(join(dataDir, 'instance.json'), JSON.stringify({ ...state, pids: {} }));
+      expect(jsonOf(await runOps(['status', '--json'], env))).toMatchObject({ api: { running: false } });
+      expect((await runOps(['status'], env)).stdout).toContain(`api          http://localhost:${port} (not running)`);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
@@ -118,6 +122,21 @@ describe('ops against an embedded instance that is not running', () => {
       server.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it('names the folder it found no instance in (a mistyped DATA_DIR), rather than only asking for a first start', async () => {
+    const missing = join(tmpdir(), `lottery-no-such-folder-${process.pid}`);
+    const env = { DATA_DIR: missing, DATABASE_URL: '', RPC_URL: '', CHAIN_ID: '' };
+    const keys = await runOps(['api-keys', 'list', '--json'], { ...env, CHAIN_ID: '31337' });
+    expect([keys.code, jsonOf<{ error: string }>(keys).error]).toEqual([
+      1,
+      `no database: set DATABASE_URL; no embedded instance in ${missing} either (is DATA_DIR right? \`npm start\` creates one there)`,
+    ]);
+    const replay = await runOps(['replay', '--json'], env);
+    expect([replay.code, jsonOf<{ error: string }>(replay).error]).toEqual([
+      1,
+      `no chain id: set CHAIN_ID (8453 for Base); no embedded instance in ${missing} either (is DATA_DIR right? \`npm start\` creates one there)`,
+    ]);
   });
 
   it('says what to do with an unreadable instance record, on every command, without a stack trace', async () => {

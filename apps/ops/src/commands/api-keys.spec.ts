@@ -63,5 +63,19 @@ describe('ops api-keys limits', () => {
       /--per-minute.*expected at most 2147483647/,
     );
     await expect(ops('create', '--per-day', '99999999999')).rejects.toThrow(/--per-day.*expected at most 2147483647/);
+    // beyond what a number holds exactly: still "at most", not "not a positive integer"
+    await expect(ops('create', '--per-minute', '99999999999999999999')).rejects.toThrow(
+      /--per-minute.*expected at most 2147483647/,
+    );
+  });
+
+  it('refuses a label the list could not print on one line, or an option taken for the label', async () => {
+    await expect(ops('create', '--label', 'a\nb')).rejects.toThrow(/--label[\s\S]*without control characters/);
+    await expect(ops('create', '--label', 'red \u001b[31m')).rejects.toThrow(
+      /--label[\s\S]*without control characters/,
+    );
+    await expect(ops('create', '--label', '--json')).rejects.toThrow(
+      /--label.*expected a value, got the option "--json"/,
+    );
   });
 });

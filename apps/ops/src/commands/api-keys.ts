@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ApiKeysService, createAccountsDataSource, migrateAccounts, type ApiKeyRecord } from '@lottery/persistence';
 import { databaseUrl, keyPrefix } from '../connection';
 import { print } from '../output';
-import { limitOrDefault, positiveCount } from './options';
+import { displayText, limitOrDefault, positiveCount } from './options';
 
 async function withKeys<T>(work: (keys: ApiKeysService) => Promise<T>): Promise<T> {
   const dataSource = createAccountsDataSource({ url: databaseUrl() });
@@ -39,7 +39,7 @@ export function registerApiKeys(program: Command): void {
     .option('--environment <env>', 'live or test (or the API_ENVIRONMENT of the API that serves it)', 'live')
     .option('--per-minute <n>', 'own per-minute limit', positiveCount)
     .option('--per-day <n>', 'own per-day limit', positiveCount)
-    .option('--label <text>', 'what the key is for', 'api key')
+    .option('--label <text>', 'what the key is for', displayText, 'api key')
     .option('--json', 'print {"id","key","environment"}')
     .action(async (o: { environment: string; perMinute?: number; perDay?: number; label: string; json?: boolean }) => {
       const issued = await withKeys((s) =>

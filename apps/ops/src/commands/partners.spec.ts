@@ -97,5 +97,11 @@ describe('ops partners', () => {
       /--quantity.*expected at most 2147483647/,
     );
     await expect(ops('update', '1', '--per-wallet', '2147483648')).rejects.toThrow(/--per-wallet.*expected at most/);
+    await expect(ops('create', '--name', 'x\ny', '--quantity', '1', '--per-wallet', '1')).rejects.toThrow(
+      /--name[\s\S]*without control characters/,
+    );
+    await expect(ops('create', '--name', '--json', '--quantity', '1', '--per-wallet', '1')).rejects.toThrow(
+      /--name.*expected a value/,
+    );
   });
 });

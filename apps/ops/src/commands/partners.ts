@@ -3,7 +3,7 @@ import type { Hex } from '@lottery/domain';
 import { type GrantRecord, type PartnerRecord, PartnersService, withAccountsDatabase } from '@lottery/persistence';
 import { databaseUrl, keyPrefix } from '../connection';
 import { print } from '../output';
-import { count, positiveCount, positiveInt, walletAddress } from './options';
+import { count, displayText, positiveCount, positiveInt, walletAddress } from './options';
 
 function withPartners<T>(work: (partners: PartnersService) => Promise<T>): Promise<T> {
   return withAccountsDatabase(databaseUrl(), (dataSource) => work(new PartnersService(dataSource, keyPrefix())));
@@ -51,7 +51,7 @@ export function registerPartners(program: Command): void {
   partners
     .command('create')
     .description('create a partner and print its API key once')
-    .requiredOption('--name <text>', 'who the partner is')
+    .requiredOption('--name <text>', 'who the partner is', displayText)
     .requiredOption('--quantity <n>', 'free tickets the partner may give away', count)
     .requiredOption('--per-wallet <n>', 'most free tickets one wallet may get from this partner', positiveCount)
     .option('--json', 'print {"id","apiKey"}')

@@ -8,7 +8,7 @@ import { READ_SCHEMA_ENV } from '@lottery/persistence';
 import { loadConfig, setVariables } from '@lottery/telemetry';
 import { z } from 'zod';
 import { databaseUrl } from '../connection';
-import { readState } from '../data-dir';
+import { dataDir, readState } from '../data-dir';
 
 const optionalInt = (min: number) => z.coerce.number().int().min(min).optional();
 
@@ -49,7 +49,8 @@ export function chainIdOf(env: OpsPipelineEnv): number {
   const chainId = env.CHAIN_ID ?? readState().chainId;
   if (chainId === undefined) {
     throw new Error(
-      'no chain id: set CHAIN_ID (8453 for Base), or run `npm start` first to create the embedded instance',
+      `no chain id: set CHAIN_ID (8453 for Base); no embedded instance in ${dataDir()} either (is DATA_DIR ` +
+        'right? `npm start` creates one there)',
     );
   }
   return chainId;

@@ -128,6 +128,16 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
       );
     }
 
+    // a mistyped READ_SCHEMA would build read models nothing serves, and say nothing
+    const { rowCount: liveExists } = await guard.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [live]);
+    if (!liveExists) {
+      run.logger.warn(
+        { schema: live },
+        `schema "${live}" does not exist yet: the replay creates it, and only apps whose READ_SCHEMA is ` +
+          `"${live}" will serve it (is READ_SCHEMA right?)`,
+      );
+    }
+
     const stream = run.progressStream ?? process.stderr;
     const note = (message: string, fields: object) => {
       if (stream.isTTY) stream.write(`${message}\n`);
@@ -292,7 +302,10 @@ export function registerReplay(program: Command): void {
       'the log is a new one the chain was indexed into again, not the one the live read models were folded ' +
         'from: do not refuse it for ending before their position (stop the projector first, start it on the new log after)',
     )
-    .option('--json', 'print {"schema","events","seconds","eventsPerSecond","droppedLeftovers"}')
+    .option(
+      '--json',
+      'print {"schema","events","seconds","eventsPerSecond","foldSeconds","foldEventsPerSecond","droppedLeftovers"}',
+    )
     .addHelpText(
       'after',
       [

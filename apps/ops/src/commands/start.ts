@@ -79,32 +79,28 @@ async function portIsFree(port: number): Promise<boolean> {
 /**
  * Keys a newcomer can try right away on the local chain; created on its first start and shown again on
  * later ones while the database still takes them (not after a revoke, a rotation, a disabled partner, or
- * a start against another DATABASE_URL: then new ones are made). Never on a real chain: the partner key
- * would spend the operator's funds, and the state file keeps the keys in plain text.
+ * a start against another DATABASE_URL: then a new one is made, of that key alone). Never on a real chain:
+ * the partner key would spend the operator's funds, and the state file keeps the keys in plain text.
  */
 async function demoKeys(databaseUrl: string, dir: string): Promise<{ apiKey: string; partnerKey: string }> {
   const state = readState(dir);
   const issued = await withAccountsDatabase(databaseUrl, async (dataSource) => {
     const keys = new ApiKeysService(dataSource, keyPrefix());
     const partners = new PartnersService(dataSource, keyPrefix());
-    if (state.demoApiKey && state.demoPartnerKey) {
-      const [apiKey, partner] = await Promise.all([
-        keys.findByKey(state.demoApiKey),
-        partners.findByKey(state.demoPartnerKey),
-      ]);
-      if (apiKey?.revokedAt === null && partner?.active)
-        return { apiKey: state.demoApiKey, partnerKey: state.demoPartnerKey };
-    }
-    const apiKey = await keys.create({
-      name: 'demo key (ops start)',
-      environment: 'live',
-    });
-    const partner = await partners.create({
-      name: 'demo partner (ops start)',
-      quantity: 100,
-      perWalletMax: 2,
-    });
-    return { apiKey: apiKey.key, partnerKey: partner.key };
+    const [apiKey, partner] = await Promise.all([
+      state.demoApiKey ? keys.findByKey(state.demoApiKey) : null,
+      state.demoPartnerKey ? partners.findByKey(state.demoPartnerKey) : null,
+    ]);
+    return {
+      apiKey:
+        apiKey?.revokedAt === null && state.demoApiKey
+          ? state.demoApiKey
+          : (await keys.create({ name: 'demo key (ops start)', environment: 'live' })).key,
+      partnerKey:
+        partner?.active && state.demoPartnerKey
+          ? state.demoPartnerKey
+          : (await partners.create({ name: 'demo partner (ops start)', quantity: 100, perWalletMax: 2 })).key,
+    };
   });
   writeState({ demoApiKey: issued.apiKey, demoPartnerKey: issued.partnerKey }, dir);
   return issued;

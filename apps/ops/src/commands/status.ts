@@ -54,7 +54,8 @@ export interface InstanceStatus {
    * The embedded instance's API and its demo keys, as its start's banner gave them (local chain only):
    * null without an instance. For whoever lost the banner.
    */
-  api: { url: string; demoApiKey: string | null; demoPartnerKey: string | null } | null;
+  /** `running`: its process runs (a stopped instance keeps no pids: not running). */
+  api: { url: string; running: boolean; demoApiKey: string | null; demoPartnerKey: string | null } | null;
 }
 
 /**
@@ -277,6 +278,7 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
         ? null
         : {
             url: `http://localhost:${state.apiPort}`,
+            running: state.pids?.['api'] !== undefined && runsInstanceProcess('api', state.pids['api']),
             demoApiKey: state.demoApiKey ?? null,
             demoPartnerKey: state.demoPartnerKey ?? null,
           },
@@ -323,7 +325,7 @@ function describe(s: InstanceStatus): string {
     ...(s.api
       ? [
           `api          ${s.api.url}` +
-            (s.processes['api']?.running === false ? ' (not running)' : '') +
+            (s.api.running ? '' : ' (not running)') +
             (s.api.demoApiKey ? `   demo API key ${s.api.demoApiKey}, partner key ${s.api.demoPartnerKey}` : ''),
         ]
       : []),

@@ -5,6 +5,8 @@ export class NpmProcess {
   readonly child: ChildProcess;
   stdout = '';
   stderr = '';
+  /** Resolves once every process writing to stdout (npm, ops under it) has closed it: all it wrote was read. */
+  private readonly stdoutClosed: Promise<void>;
 
   constructor(cwd: string, args: string[], env: NodeJS.ProcessEnv) {
     // Its own process group, as a terminal gives a foreground command: Ctrl-C reaches every process in it.
@@ -15,6 +17,7 @@ export class NpmProcess {
       detached: true,
     });
     this.child.stdout?.on('data', (c: Buffer) => (this.stdout += c.toString('utf8')));
+    this.stdoutClosed = new Promise((resolve) => this.child.stdout?.once('close', () => resolve()));
     this.child.stderr?.on('data', (c: Buffer) => (this.stderr = (this.stderr + c.toString('utf8')).slice(-20_000)));
   }
 
@@ -27,6 +30,23 @@ export class NpmProcess {
       if (this.child.exitCode !== null) throw new Error(`npm exited with ${this.child.exitCode}:\n${this.output()}`);
       if (Date.now() > deadline) throw new Error(`no ${pattern} within ${timeoutMs} ms:\n${this.output()}`);
       await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Everything written to stdout, once all its writers are gone (what they wrote last may arrive after they exit). */
+  async allStdout(timeoutMs: number): Promise<string> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`stdout still open after ${timeoutMs} ms:\n${this.output()}`)),
+        timeoutMs,
+      );
+    });
+    try {
+      await Promise.race([this.stdoutClosed, late]);
+      return this.stdout;
+    } finally {
+      clearTimeout(timer);
     }
   }
 

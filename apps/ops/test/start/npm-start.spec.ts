@@ -146,7 +146,7 @@ async function stopCleanly(start: NpmProcess, dir: string, port: number, stoppin
   await start.interrupt(60_000);
   // npm may exit before ops has stopped its apps and servers: ops is gone once nothing runs in the checkout
   await eventually(async () => processesRunningIn(dir).length === 0, 'ops and its apps to exit', 30_000);
-  expect(start.stdout).toMatch(stopping);
+  expect(await start.allStdout(10_000)).toMatch(stopping);
   expect(processesOf(dir)).toEqual([]);
   expect(await freePort(port)).toBe(port);
 }
@@ -224,6 +224,8 @@ describe('npm start on a fresh checkout', () => {
       await whileRunning(second, checkout.dir, port, async () => {
         const keys = await keysFromBanner(second);
         expect(keys.apiKey).not.toBe(firstKeys.keys.apiKey);
+        // the demo partner still takes its key: kept, not replaced by another 100-ticket partner
+        expect(keys.partnerKey).toBe(firstKeys.keys.partnerKey);
         const after = await checkRunningInstance(checkout.dir, env, keys, port);
         expect(second.stdout).not.toMatch(/deploying the local lottery/);
         // The same chain and log, continued: a re-index from scratch would have appended the history again.
