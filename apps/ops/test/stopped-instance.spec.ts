@@ -36,6 +36,15 @@ describe('ops against an embedded instance that is not running', () => {
           error: `the embedded instance's chain (anvil, port ${port}) is not running: start it with \`npm start\`, or set RPC_URL to another node`,
         },
       ]);
+      // another node, unreachable: one line, not viem's whole report
+      const elsewhere = await runOps(['reindex', '--from-block', '5', '--json'], {
+        ...env,
+        RPC_URL: `http://127.0.0.1:${port}/rpc`,
+      });
+      expect([elsewhere.code, jsonOf<{ error: string }>(elsewhere).error]).toEqual([
+        1,
+        expect.stringMatching(/^cannot ask the node at RPC_URL its chain id: HTTP request failed[^\n]*$/),
+      ]);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

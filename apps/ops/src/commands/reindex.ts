@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { LotteryRpc } from '@lottery/chain';
+import { LotteryRpc, rpcErrorSummary } from '@lottery/chain';
 import { createEventLog, eventLogIdentity, type EventLogConfig } from '@lottery/event-log';
+import { explainedFailure } from '../connection';
 import { readState, type InstanceState } from '../data-dir';
 import { print } from '../output';
 import { refusingAMissingLog } from '../event-log-errors';
@@ -46,7 +47,14 @@ export interface ReindexResult {
  */
 export async function runReindex(run: ReindexRun): Promise<ReindexResult> {
   const rpc = new LotteryRpc(run.rpcUrl, [], { timeoutMs: 20_000 });
-  const nodeChainId = await rpc.chainId();
+  const nodeChainId = await rpc.chainId().catch((error: unknown) => {
+    // the embedded instance's anvil stopped says so; another node in one line, not viem's whole report
+    // (request body, version, docs link)
+    const explained = explainedFailure(error);
+    throw explained !== error
+      ? explained
+      : new Error(`cannot ask the node at RPC_URL its chain id: ${rpcErrorSummary(error)}`, { cause: error });
+  });
   if (nodeChainId !== run.chainId) {
     throw new Error(`RPC_URL serves chain ${nodeChainId} but CHAIN_ID is ${run.chainId}`);
   }

@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { IsNull } from 'typeorm';
 import { ApiKeyEntity } from './api-key.entity';
-import { apiKeyHint, generateApiKey, hashApiKey, isDataApiEnvironment } from './api-key-format';
+import { apiKeyHint, generateApiKey, hashApiKey, isDataApiEnvironment, PARTNER_KEY_WORD } from './api-key-format';
 
 /** A stored key as ops and the API see it: everything but the hash. */
 export interface ApiKeyRecord {
@@ -131,7 +131,12 @@ export class ApiKeysService {
   }
 
   private async issue(manager: EntityManager, input: CreateApiKeyInput): Promise<IssuedApiKey> {
-    if (!isDataApiEnvironment(input.environment)) throw new RangeError(`invalid environment "${input.environment}"`);
+    if (!isDataApiEnvironment(input.environment)) {
+      throw new RangeError(
+        `invalid environment "${input.environment}": a lowercase word of 1-16 letters and digits, starting with a ` +
+          `letter (live, test, staging…), not "${PARTNER_KEY_WORD}"`,
+      );
+    }
     if (input.name.trim() === '') throw new RangeError('an API key needs a name');
     const limits = { perMinute: input.perMinute ?? null, perDay: input.perDay ?? null };
     assertLimits(limits);
