@@ -326,6 +326,34 @@ describe('the projector loop', () => {
     expect((await projection.cursor()).position).toBeNull();
   });
 
+  it('stops on a statement Postgres cancelled (a statement_timeout passed), instead of retrying it as an outage', async () => {
+    // the projector's connections time their statements out (a role's or database's statement_timeout)
+    const timed = createReadModelDataSource({ url: db.url, poolSize: 2, statementTimeoutMs: 200 });
+    await timed.initialize();
+    const locker = await dataSource.createQueryRunner();
+    try {
+      await log.append(history.slice(0, 5), checkpointOf(history.slice(0, 5)));
+      // its cursor cannot be read within the timeout: another session holds the table
+      await locker.startTransaction();
+      await locker.query('LOCK TABLE lottery.projector_state IN ACCESS EXCLUSIVE MODE');
+      const abort = new AbortController();
+      const running = start(new Projection(timed, { chainId: CHAIN_ID }), new Registry(), abort).catch(
+        (e: unknown) => e,
+      );
+      const failure = await Promise.race([
+        running,
+        new Promise((resolve) => setTimeout(() => resolve('still running after 5 s'), 5_000)),
+      ]);
+      abort.abort();
+      await running;
+      expect(failure).toMatchObject({ message: expect.stringMatching(/statement timeout/) });
+    } finally {
+      await locker.rollbackTransaction().catch(() => undefined);
+      await locker.release();
+      await timed.destroy();
+    }
+  });
+
   it('stops on a poison event whose reason reads like an outage, instead of retrying it as one', async () => {
     const projection = new Projection(dataSource, { chainId: CHAIN_ID });
     // the reason quotes the log: "unknown event type \"Connection terminated\"" matches an outage's wording

@@ -1,5 +1,5 @@
 import { runInNewContext } from 'node:vm';
-import { isDependencyUnavailable } from './dependency-unavailable';
+import { isDependencyUnavailable, isStatementCancelled } from './dependency-unavailable';
 
 const withCode = (code: string, message = 'boom') => Object.assign(new Error(message), { code });
 
@@ -14,7 +14,6 @@ describe('isDependencyUnavailable', () => {
       true,
     );
     expect(isDependencyUnavailable(withCode('08006'))).toBe(true);
-    expect(isDependencyUnavailable(withCode('57014', 'canceling statement due to statement timeout'))).toBe(true);
   });
 
   it('recognises a statement after the server ended the connection, and a database closed to connections', () => {
@@ -38,5 +37,16 @@ describe('isDependencyUnavailable', () => {
     expect(isDependencyUnavailable(new TypeError('undefined is not a function'))).toBe(false);
     expect(isDependencyUnavailable(withCode('42P01', 'relation "rounds" does not exist'))).toBe(false);
     expect(isDependencyUnavailable('ECONNREFUSED')).toBe(false);
+  });
+});
+
+describe('isStatementCancelled', () => {
+  it('recognises a statement Postgres cancelled (57014), nested too, and nothing else', () => {
+    const cancelled = Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+    expect(isStatementCancelled(cancelled)).toBe(true);
+    expect(isStatementCancelled(Object.assign(new Error('query failed'), { driverError: cancelled }))).toBe(true);
+    // not an outage to a process that must stop rather than run it again (the projector)
+    expect(isDependencyUnavailable(cancelled)).toBe(false);
+    expect(isStatementCancelled(Object.assign(new Error('x'), { code: '08006' }))).toBe(false);
   });
 });

@@ -16,12 +16,8 @@ const NETWORK_CODES = new Set([
   'EPIPE',
 ]);
 
-/**
- * SQLSTATEs of a lost or refused connection (class 08), shutdowns (57P01-03), too many connections, and a
- * statement cancelled (57014: a statement timeout, a server too busy to answer in time, or an operator's
- * cancel).
- */
-const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300|57014)$/;
+/** SQLSTATEs of a lost or refused connection: class 08, shutdowns (57P01-03), too many connections. */
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
 
 const UNAVAILABLE_MESSAGE = new RegExp(
   [
@@ -48,17 +44,27 @@ const UNAVAILABLE_MESSAGE = new RegExp(
  * By shape, not `instanceof Error`: an error made in another realm (Node's own socket errors seen from a
  * jest suite, a worker's) is no instance of this realm's Error.
  */
-export function isDependencyUnavailable(error: unknown, depth = 0): boolean {
+export function isDependencyUnavailable(error: unknown): boolean {
+  return anyNested(error, ({ code, message }) => {
+    if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
+    return typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message);
+  });
+}
+
+/**
+ * Whether Postgres cancelled the statement (SQLSTATE 57014): its statement_timeout passed, or an operator
+ * cancelled it. An outage to a request that waited for it (the API answers 503); not to a process that
+ * must not go on past a statement it meant to run (the projector stops).
+ */
+export function isStatementCancelled(error: unknown): boolean {
+  return anyNested(error, ({ code }) => code === '57014');
+}
+
+/** `test` of the error or of one it wraps (pg, TypeORM, AggregateError), by shape, a few levels deep. */
+function anyNested(error: unknown, test: (e: { code?: unknown; message?: unknown }) => boolean, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 5) return false;
-  const { code, message, driverError, cause, errors } = error as {
-    code?: unknown;
-    message?: unknown;
-    driverError?: unknown;
-    cause?: unknown;
-    errors?: unknown;
-  };
-  if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
-  if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
-  const nested = [driverError, cause, ...(Array.isArray(errors) ? errors : [])];
-  return nested.some((inner) => isDependencyUnavailable(inner, depth + 1));
+  const e = error as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; errors?: unknown };
+  if (test(e)) return true;
+  const nested = [e.driverError, e.cause, ...(Array.isArray(e.errors) ? e.errors : [])];
+  return nested.some((inner) => anyNested(inner, test, depth + 1));
 }

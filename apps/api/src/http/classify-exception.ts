@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppLogger } from '../logger';
 import { ApiError } from './api-error';
 import type { RouteTable } from './route-table';
-import { isDependencyUnavailable } from '@lottery/telemetry';
+import { isDependencyUnavailable, isStatementCancelled } from '@lottery/telemetry';
 
 export interface ClassifiedException {
   error: ApiError;
@@ -22,7 +22,8 @@ export interface RequestLine {
  */
 export function classifyException(exception: unknown, request: RequestLine, routes: RouteTable): ClassifiedException {
   if (exception instanceof ApiError) return { error: exception, cause: null };
-  if (isDependencyUnavailable(exception)) {
+  // a read-model statement past its timeout (Postgres too busy, or stopped answering) is an outage too
+  if (isDependencyUnavailable(exception) || isStatementCancelled(exception)) {
     // The spec tells clients to retry 503 with backoff starting at one second.
     return {
       error: new ApiError('upstream_unavailable', 'a backing service is unavailable; retry later', {
