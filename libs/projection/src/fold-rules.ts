@@ -12,6 +12,19 @@ import type { ProjectorCursor } from '@lottery/persistence';
  */
 export const FOLD_RULES_VERSION = 3;
 
+/**
+ * Versions that were on main and were withdrawn: read models built under one are rebuilt like an older
+ * version's, never taken for a newer version's. The next version is the first number above them all.
+ *
+ * 4. A round's top prize as the largest any ticket won (withdrawn: the design's derivation table defines
+ *    it as the jackpot tier's, as 3 has it).
+ */
+export const WITHDRAWN_FOLD_RULES: ReadonlySet<number> = new Set([4]);
+
+/** Read models folded under `rules` are a newer version's: this one must neither extend nor rebuild them. */
+export const isNewerFoldRules = (rules: number): boolean =>
+  rules > FOLD_RULES_VERSION && !WITHDRAWN_FOLD_RULES.has(rules);
+
 /** The read models were folded under other rules than this projector's. */
 export class FoldRulesChangedError extends Error {
   constructor(

@@ -1,5 +1,5 @@
 import { lotteryHistory } from '@lottery/fold-testing';
-import { FOLD_RULES_VERSION, FoldRulesChangedError } from '../src';
+import { FOLD_RULES_VERSION, FoldRulesChangedError, isNewerFoldRules, WITHDRAWN_FOLD_RULES } from '../src';
 import { asLog, projectionSuite } from './support/projection-harness';
 
 const history = asLog(lotteryHistory({ seed: 5, settledRounds: 1, purchasesPerRound: 5, wallets: 3 }));
@@ -35,5 +35,12 @@ describe('the fold rules version of the read models', () => {
     // nothing was added to them
     expect(await stored()).toBe(FOLD_RULES_VERSION - 1);
     expect(await dumpTickets()).toEqual(tickets);
+  });
+
+  it("tells a newer version's rules from older and withdrawn ones, which a replay of this version rebuilds", () => {
+    const withdrawn = [...WITHDRAWN_FOLD_RULES];
+    expect(withdrawn.every((rules) => rules > FOLD_RULES_VERSION && !isNewerFoldRules(rules))).toBe(true);
+    expect([1, FOLD_RULES_VERSION - 1, FOLD_RULES_VERSION].map(isNewerFoldRules)).toEqual([false, false, false]);
+    expect(isNewerFoldRules(Math.max(FOLD_RULES_VERSION, ...withdrawn) + 1)).toBe(true);
   });
 });

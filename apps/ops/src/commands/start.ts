@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { AbortedError } from '@lottery/chain';
 import { eventLogConfigFromEnv, eventLogIdentity } from '@lottery/event-log';
 import { ApiKeysService, PartnersService, withAccountsDatabase } from '@lottery/persistence';
-import { FOLD_RULES_VERSION } from '@lottery/projection';
+import { FOLD_RULES_VERSION, isNewerFoldRules } from '@lottery/projection';
 import { createCliLogger, freePort, ProgressReporter } from '@lottery/telemetry';
 import { keyPrefix } from '../connection';
 import { displayedUrl } from '@lottery/telemetry';
@@ -240,7 +240,7 @@ export async function runStart(o: StartOptions): Promise<void> {
     }
     await migrateAll(databaseUrl, readSchema);
     const foldedUnder = await foldRulesOf(databaseUrl, readSchema);
-    if (foldedUnder !== null && foldedUnder > FOLD_RULES_VERSION) {
+    if (foldedUnder !== null && isNewerFoldRules(foldedUnder)) {
       // its projector would wait for a replay, and a replay by this version would undo the newer one's
       throw new Error(
         `the read models in "${readSchema}" were built by a newer version (fold rules ${foldedUnder}, this one ` +
@@ -314,7 +314,7 @@ export async function runStart(o: StartOptions): Promise<void> {
 
     // An upgrade that changed the fold rules: the projector waits for read models built under this
     // version's, which a replay makes while the old ones serve (it then folds on by itself).
-    if (foldedUnder !== null && foldedUnder < FOLD_RULES_VERSION) {
+    if (foldedUnder !== null && foldedUnder !== FOLD_RULES_VERSION && !isNewerFoldRules(foldedUnder)) {
       say(
         `the read models were built under fold rules ${foldedUnder}, this version folds ${FOLD_RULES_VERSION}: ` +
           'rebuilding them from the event log (as `ops replay` does), the old ones serving meanwhile',
