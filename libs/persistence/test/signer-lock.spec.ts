@@ -37,10 +37,23 @@ describe('the partner signer lock over a stalled connection', () => {
     const signed = new PartnersService(stalled, 'lt').whileSigning(AbortSignal.timeout(5_000), async () => 'signed');
     await expect(signed).rejects.toThrow(/Query read timeout/);
     proxy.clientDelayMs = 0;
-    // the try-lock reaches the server now, late: granted to a session whose client gave up on it
+    // the try-lock reaches the server late, granted to a session whose client gave up on it, and the
+    // session's end after it
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect((await direct.query(LOCKED))[0].held).toBe(0);
     const other = new PartnersService(direct, 'lt');
     await expect(other.whileSigning(AbortSignal.timeout(2_000), async () => 'signed')).resolves.toBe('signed');
+  });
+
+  it("an unlock the client gave up on leaves the work's result standing, and the lock with its closed connection", async () => {
+    const signer = new PartnersService(stalled, 'lt');
+    const result = signer.whileSigning(AbortSignal.timeout(5_000), async () => {
+      proxy.clientDelayMs = 800; // the unlock, next, comes too late
+      return 'signed';
+    });
+    await expect(result).resolves.toBe('signed');
+    proxy.clientDelayMs = 0;
+    const other = new PartnersService(direct, 'lt');
+    await expect(other.whileSigning(AbortSignal.timeout(3_000), async () => 'signed too')).resolves.toBe('signed too');
   });
 });

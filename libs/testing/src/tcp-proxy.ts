@@ -1,4 +1,5 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * A TCP forwarder that a test can cut and restore, to make a real dependency (Postgres) unreachable
@@ -7,10 +8,11 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 export class TcpProxy {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
+  private frozen = false;
   port = 0;
   /**
-   * While above 0, what clients send reaches the server this many ms late (in order): a stalled network
-   * or server, whose answers come after the client stopped waiting for them.
+   * While above 0, what clients send reaches the server this many ms late, in order, and a client's end
+   * after it: a stalled network or server, whose answers come after the client stopped waiting for them.
    */
   clientDelayMs = 0;
 
@@ -20,6 +22,7 @@ export class TcpProxy {
   ) {}
 
   async up(): Promise<void> {
+    this.frozen = false;
     const server = createServer((client) => {
       const upstream = createConnection(this.targetPort, this.targetHost);
       for (const socket of [client, upstream]) {
@@ -27,13 +30,21 @@ export class TcpProxy {
         socket.on('close', () => this.sockets.delete(socket));
         socket.on('error', () => socket.destroy());
       }
-      client.on('data', (chunk: Buffer) => {
-        const delay = this.clientDelayMs;
-        if (delay > 0) setTimeout(() => upstream.write(chunk), delay);
-        else upstream.write(chunk);
-      });
+      // what the client sent, delivered in order, each piece no sooner than the delay asked when it came
+      let delivered = Promise.resolve();
+      const deliver = (send: () => void) => {
+        const due = Date.now() + this.clientDelayMs;
+        delivered = delivered
+          .then(() => sleep(Math.max(0, due - Date.now())))
+          .then(() => {
+            if (!this.frozen && !upstream.destroyed) send();
+          });
+      };
+      client.on('data', (chunk: Buffer) => deliver(() => upstream.write(chunk)));
+      client.on('end', () => deliver(() => upstream.end()));
       upstream.pipe(client);
-      client.on('close', () => upstream.destroy());
+      // a client gone: the server hears of it after what it sent (cut by down() at once)
+      client.on('close', () => void delivered.then(() => upstream.destroy()));
       upstream.on('close', () => client.destroy());
     });
     await new Promise<void>((resolve, reject) => {
@@ -53,9 +64,11 @@ export class TcpProxy {
 
   /**
    * Stops carrying bytes either way, every connection left open: a peer gone without a word (a failover,
-   * a NAT dropping the connection), which neither end hears of until TCP gives up.
+   * a NAT dropping the connection), which neither end hears of until TCP gives up. What clients send later,
+   * on these connections or new ones, goes nowhere either, until `down()` and `up()`.
    */
   freeze(): void {
+    this.frozen = true;
     for (const socket of this.sockets) {
       socket.unpipe();
       socket.pause();

@@ -106,7 +106,9 @@ export class PartnersService {
       try {
         return await work();
       } finally {
-        await lockQuery(`SELECT pg_advisory_unlock(${SIGNER_LOCK})`);
+        // a failed unlock closes the connection below, which releases the lock: the work's own result or
+        // error stands (a purchase done is not an attempt failed)
+        await lockQuery(`SELECT pg_advisory_unlock(${SIGNER_LOCK})`).catch(() => undefined);
       }
     } finally {
       // ended before its release, so the pool drops it (pg-pool never reuses a client that is ending)
