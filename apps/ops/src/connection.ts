@@ -1,4 +1,5 @@
-import { dataDir, readState, readStateIfReadable } from './data-dir';
+import { existsSync } from 'node:fs';
+import { dataDir, readState, readStateIfReadable, statePath } from './data-dir';
 
 /**
  * The database the CLI talks to: DATABASE_URL when set, otherwise the embedded instance that
@@ -10,8 +11,10 @@ export function databaseUrl(): string {
   const state = readState();
   if (state.postgresPort) return embeddedDatabaseUrl(state.postgresPort, state.postgresPassword);
   throw new Error(
-    `no database: set DATABASE_URL; no embedded instance in ${dataDir()} either (is DATA_DIR right? ` +
-      '`npm start` creates one there)',
+    `no database: set DATABASE_URL; ` +
+      (existsSync(statePath())
+        ? `the instance in ${dataDir()} runs no Postgres of its own (a --chain-only one)`
+        : `no embedded instance in ${dataDir()} either (is DATA_DIR right? \`npm start\` creates one there)`),
   );
 }
 

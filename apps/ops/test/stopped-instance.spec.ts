@@ -146,6 +146,17 @@ describe('ops against an embedded instance that is not running', () => {
       1,
       `no chain id: set CHAIN_ID (8453 for Base); no embedded instance in ${missing} either (is DATA_DIR right? \`npm start\` creates one there)`,
     ]);
+    // an instance there, of the chain alone (--chain-only): it has no Postgres, which is said as such
+    const chainOnly = mkdtempSync(join(tmpdir(), 'lottery-chain-only-'));
+    try {
+      writeFileSync(join(chainOnly, 'instance.json'), JSON.stringify({ anvilPort: 8545, chainId: 31337 }));
+      const list = await runOps(['api-keys', 'list', '--json'], { ...env, DATA_DIR: chainOnly });
+      expect(jsonOf<{ error: string }>(list).error).toBe(
+        `no database: set DATABASE_URL; the instance in ${chainOnly} runs no Postgres of its own (a --chain-only one)`,
+      );
+    } finally {
+      rmSync(chainOnly, { recursive: true, force: true });
+    }
   });
 
   it('says what to do with an unreadable instance record, on every command, without a stack trace', async () => {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import {
   EVENT_LOG_ENV_FIELDS,
   eventLogConfigFromEnv,
@@ -8,7 +9,7 @@ import { READ_SCHEMA_ENV } from '@lottery/persistence';
 import { loadConfig, setVariables } from '@lottery/telemetry';
 import { z } from 'zod';
 import { databaseUrl } from '../connection';
-import { dataDir, readState } from '../data-dir';
+import { dataDir, readState, statePath } from '../data-dir';
 
 const optionalInt = (min: number) => z.coerce.number().int().min(min).optional();
 
@@ -49,8 +50,10 @@ export function chainIdOf(env: OpsPipelineEnv): number {
   const chainId = env.CHAIN_ID ?? readState().chainId;
   if (chainId === undefined) {
     throw new Error(
-      `no chain id: set CHAIN_ID (8453 for Base); no embedded instance in ${dataDir()} either (is DATA_DIR ` +
-        'right? `npm start` creates one there)',
+      `no chain id: set CHAIN_ID (8453 for Base); ` +
+        (existsSync(statePath())
+          ? `the instance in ${dataDir()} has recorded no chain yet (its first start stopped before its chain ran)`
+          : `no embedded instance in ${dataDir()} either (is DATA_DIR right? \`npm start\` creates one there)`),
     );
   }
   return chainId;
