@@ -399,6 +399,31 @@ describe('partner free tickets under faults', () => {
     expect((await harness.partners.get(id)).quantityLeft).toBe(1);
   });
 
+  it("records a receipt given while the ledger was out of reach once it answers: the wallet's next POST buys", async () => {
+    let refusals = 1;
+    const refusing = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const ledger = Object.assign(Object.create(harness.partners) as typeof harness.partners, {
+      giveReceipt: (id: string) => (refusals-- > 0 ? Promise.reject(refusing) : harness.partners.giveReceipt(id)),
+    });
+    const api = await harness.api(harness.runtime({ ledger }));
+    const { key, record } = await harness.partners.create({ name: 'receipt later', quantity: 5, perWalletMax: 2 });
+    const [wallet] = testWallets(1, 37);
+    const first = await post(api, key, wallet);
+    expect([first.statusCode, first.json().message]).toEqual([200, 'Free ticket purchased']);
+    const recorded = async () =>
+      (
+        (await harness.dataSource.query(
+          `SELECT count(*)::int AS n FROM lottery_accounts.partner_grants WHERE partner_id = $1 AND receipt_given_at IS NOT NULL`,
+          [record.id],
+        )) as { n: number }[]
+      )[0].n === 1;
+    await eventually(recorded, 'the receipt recorded once the ledger answered', PATIENCE_MS);
+    // so the wallet's next POST is its second ticket, not the first one's receipt again
+    const second = await post(api, key, wallet);
+    expect([second.statusCode, second.json().message]).toEqual([200, 'Free ticket purchased']);
+    expect(second.json().receipt).not.toBe(first.json().receipt);
+  });
+
   it('releases the purchase with a clear error when RPC_URL serves another chain than CHAIN_ID', async () => {
     const api = await harness.api(harness.runtime({ redis: namespace(), config: { chainId: 8453 } }));
     const { key, id } = await newPartner(1);

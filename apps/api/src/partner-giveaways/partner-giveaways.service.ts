@@ -41,6 +41,20 @@ const recordedOrNot = <T>(write: Promise<T>, unrecorded: T): Promise<T> =>
     throw error;
   });
 
+const RECEIPT_RECORD_TRIES = 60;
+const RECEIPT_RECORD_RETRY_MS = 2_000;
+
+/** A receipt given while the accounts database was out of reach, recorded once it answers (tried for a few minutes). */
+function recordReceiptLater(
+  ledger: PartnerGiveaways['ledger'],
+  grantId: string,
+  triesLeft = RECEIPT_RECORD_TRIES,
+): void {
+  setTimeout(() => {
+    ledger.giveReceipt(grantId).catch(() => triesLeft > 1 && recordReceiptLater(ledger, grantId, triesLeft - 1));
+  }, RECEIPT_RECORD_RETRY_MS).unref();
+}
+
 export const STILL_PENDING_TEXT = 'Timed out waiting for the transaction; the ticket may still be issued';
 
 /** The partner API: eligibility, and a purchase that reserves, queues the one signer, and waits. */
@@ -64,8 +78,13 @@ export class PartnerGiveawaysService {
     const grant = await waitForGrantOutcome(ledger, queue, grantId, jobTimeoutMs);
     if (grant?.status === 'succeeded' && grant.txHash) {
       // only the first answer to give this receipt says "purchased", whichever POST it is: counting that
-      // message counts each ticket once (unrecorded, the database out of reach, it says so again)
-      const first = await recordedOrNot(ledger.giveReceipt(grant.id), true);
+      // message counts each ticket once (unrecorded, the database out of reach, it is recorded once the
+      // database answers: until then a retry would get it again, as owed)
+      const first = await ledger.giveReceipt(grant.id).catch((error: unknown) => {
+        if (!isOutage(error)) throw error;
+        recordReceiptLater(ledger, grant.id);
+        return true;
+      });
       return { success: true, receipt: grant.txHash, message: first ? PURCHASED_MESSAGE : PURCHASED_EARLIER_MESSAGE };
     }
     if (grant?.status === 'failed') throw new PlainApiError(500, grant.error ?? 'Transaction failed');
