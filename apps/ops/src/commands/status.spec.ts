@@ -80,6 +80,8 @@ describe('ops status', () => {
     try {
       expect((await statusWith({ result: '0x2a' })).api).toEqual({
         url: 'http://localhost:3123',
+        // no pid kept for it: not running
+        running: false,
         demoApiKey: 'lt_live_demo',
         demoPartnerKey: 'lt_partner_demo',
       });
