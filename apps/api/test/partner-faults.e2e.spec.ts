@@ -379,7 +379,7 @@ describe('partner free tickets under faults', () => {
     // the signer's ledger write fails as a database at an internal address would: the partner reads no address
     const refusing = Object.assign(new Error('connect ECONNREFUSED 10.20.30.40:5432'), { code: 'ECONNREFUSED' });
     const runtime = harness.runtime({
-      ledger: Object.assign(Object.create(harness.partners) as typeof harness.partners, {
+      ledger: harness.ledgerWith({
         markSent: () => Promise.reject(refusing),
       }),
       config: { jobTimeoutMs: 5_000 },
@@ -402,7 +402,7 @@ describe('partner free tickets under faults', () => {
   it("records a receipt given while the ledger was out of reach once it answers: the wallet's next POST buys", async () => {
     let refusals = 1;
     const refusing = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-    const ledger = Object.assign(Object.create(harness.partners) as typeof harness.partners, {
+    const ledger = harness.ledgerWith({
       giveReceipt: (id: string) => (refusals-- > 0 ? Promise.reject(refusing) : harness.partners.giveReceipt(id)),
     });
     const api = await harness.api(harness.runtime({ ledger }));

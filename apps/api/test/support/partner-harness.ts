@@ -84,6 +84,11 @@ export class PartnerHarness {
     return runtime;
   }
 
+  /** The suite's ledger with some of its calls replaced (to make one fail, say): the others are its own. */
+  ledgerWith(calls: Partial<PartnerLedger>): PartnerLedger {
+    return Object.assign(Object.create(this.partners) as PartnersService, calls);
+  }
+
   async api(runtime: GiveawaysRuntime | null): Promise<TestApp> {
     const app = await startTestApp({ giveaways: runtime?.giveaways });
     this.closers.unshift(() => app.close());
