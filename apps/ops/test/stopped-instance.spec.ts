@@ -78,6 +78,7 @@ describe('ops against an embedded instance that is not running', () => {
           readSchemaExists: null,
           replayInProgress: null,
           replayNeeded: null,
+          newerFoldRules: null,
           error: notRunning,
         },
         processes: { api: { pid: 1, running: false } },

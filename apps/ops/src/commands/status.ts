@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { Client } from 'pg';
 import { createEventLog, type EventLog } from '@lottery/event-log';
 import { CONNECT_TIMEOUT_MS, positionEventIdAt, readSchemaName } from '@lottery/persistence';
-import { FOLD_RULES_VERSION, otherLogSignText, signOfAnotherLog } from '@lottery/projection';
+import { FOLD_RULES_VERSION, isNewerFoldRules, otherLogSignText, signOfAnotherLog } from '@lottery/projection';
 import { databaseUrl, embeddedChainNotRunning, embeddedChainUrl, explainedFailure } from '../connection';
 import { leftServers, readState, runsInstanceProcess } from '../data-dir';
 import { displayedUrl } from '@lottery/telemetry';
@@ -39,8 +39,13 @@ export interface InstanceStatus {
     replayInProgress: boolean | null;
     /** The fold rules version that built the read models (null: none folded yet, or not migrated yet). */
     foldRules: number | null;
-    /** Built under other rules than this code's (FOLD_RULES_VERSION): the projector refuses them until a replay. */
+    /**
+     * Built under older (or withdrawn) rules than this code's FOLD_RULES_VERSION: the projector refuses them
+     * until a replay. Not for a newer version's (`newerFoldRules`), which a replay by this code would undo.
+     */
     replayNeeded: boolean | null;
+    /** Built by a newer version than this code: run that version (this code's projector and start refuse them). */
+    newerFoldRules: boolean | null;
     /**
      * How the event log shows the read models were folded from another log (it ends before their position,
      * or holds another record there), as the projector refuses them; null when it does not.
@@ -206,7 +211,8 @@ async function readProjector(
             : Math.max(0, logTail - 1 - position),
       replayInProgress: replaying.rows[0]?.held === true,
       foldRules,
-      replayNeeded: foldRules !== null && foldRules !== FOLD_RULES_VERSION,
+      replayNeeded: foldRules !== null && foldRules !== FOLD_RULES_VERSION && !isNewerFoldRules(foldRules),
+      newerFoldRules: foldRules !== null && isNewerFoldRules(foldRules),
       otherLog: sign ? otherLogSignText(sign) : null,
     };
   } catch (error) {
@@ -219,6 +225,7 @@ async function readProjector(
       replayInProgress: null,
       foldRules: null,
       replayNeeded: null,
+      newerFoldRules: null,
       otherLog: null,
       error: failureText(error),
     };
@@ -306,6 +313,9 @@ function projectorLine({ projector: p }: InstanceStatus): string {
     (p.replayInProgress ? ' (a replay is building the next generation)' : '') +
     (p.replayNeeded
       ? `; folded under fold rules ${p.foldRules}, this code folds ${FOLD_RULES_VERSION}: run \`ops replay\``
+      : '') +
+    (p.newerFoldRules
+      ? `; folded under fold rules ${p.foldRules} by a newer version (this code folds ${FOLD_RULES_VERSION}): run that version`
       : '')
   );
 }

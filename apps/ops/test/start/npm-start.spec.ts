@@ -19,7 +19,14 @@ interface Status {
   chainId: number;
   contracts: Record<string, string>;
   indexer: { indexedBlock: number; eventLog: string; logTail: number };
-  projector: { position: number; lagEvents: number; readSchema: string; foldRules: number; replayNeeded: boolean };
+  projector: {
+    position: number;
+    lagEvents: number;
+    readSchema: string;
+    foldRules: number;
+    replayNeeded: boolean;
+    newerFoldRules: boolean;
+  };
   processes: Record<string, { pid: number; running: boolean }>;
 }
 
@@ -312,8 +319,16 @@ describe('npm start on a fresh checkout', () => {
             await runNpm(checkout.dir, ['run', '--silent', 'ops', '--', 'status', '--json'], env),
           ) as Status;
           expect(status.projector).toMatchObject({ foldRules: FOLD_RULES_VERSION, replayNeeded: false });
-          // then a newer version's (this checkout run after a newer one): the next start refuses them
+          // then a newer version's (this checkout run after a newer one): status says so, the next start refuses them
           await setFoldRules(withdrawn + 1);
+          const newer = JSON.parse(
+            await runNpm(checkout.dir, ['run', '--silent', 'ops', '--', 'status', '--json'], env),
+          ) as Status;
+          expect(newer.projector).toMatchObject({
+            foldRules: withdrawn + 1,
+            replayNeeded: false,
+            newerFoldRules: true,
+          });
         },
         STOPPING_JSON,
       );
