@@ -6,7 +6,16 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../src';
+import { eventually } from '@lottery/testing';
 import { checkpointAt, ticketEvents, unserializableEvent } from './sample-events';
+
+/**
+ * Until `count` events are readable from the log's head. An append that returned is not always readable
+ * yet on Kafka: a transaction's commit markers are written after the commit answers, and readers see its
+ * records once they are (the Postgres log is readable at once).
+ */
+const readable = (log: EventLog, count: number) =>
+  eventually(async () => (await log.read(await log.head(), count)).length >= count, `${count} events readable`, 20_000);
 
 /** One log per test; open() gives another adapter instance over the same log (a process restart). */
 export interface EventLogFixture {
@@ -108,6 +117,7 @@ export function describeEventLogContract(adapter: string, newFixture: () => Prom
       expect([await a.lastCheckpoint(resume), await b.lastCheckpoint(resume)]).toEqual([null, null]);
       await a.append(ticketEvents(2, 10), checkpointAt(11));
       await expect(b.append(ticketEvents(1, 10), checkpointAt(10))).rejects.toBeInstanceOf(EventLogWriteConflictError);
+      await readable(a, 2);
       expect(eventsOf(await a.read(await a.head(), 10))).toEqual(ticketEvents(2, 10));
       expect(await a.lastCheckpoint()).toEqual(checkpointAt(11));
     });
@@ -119,6 +129,7 @@ export function describeEventLogContract(adapter: string, newFixture: () => Prom
       await log.append([], checkpointAt(15)); // a range without lottery events still moves the checkpoint
       await log.append(second, checkpointAt(20));
 
+      await readable(log, first.length + second.length);
       expect(await log.lastCheckpoint()).toEqual(checkpointAt(20));
       const all = await log.read(await log.head(), 100);
       expect(eventsOf(all)).toEqual([...first, ...second]);
@@ -139,10 +150,12 @@ export function describeEventLogContract(adapter: string, newFixture: () => Prom
       const failing = [...ticketEvents(6_000, 100), unserializableEvent()];
       await expect(log.append(failing, checkpointAt(1_000))).rejects.toThrow(/BigInt/);
 
+      await readable(log, before.length);
       expect(await log.lastCheckpoint()).toEqual(checkpointAt(1));
       expect(eventsOf(await log.read(await log.head(), 10_000))).toEqual(before);
       const after = ticketEvents(5, 2_000);
       await log.append(after, checkpointAt(2_000));
+      await readable(log, before.length + after.length);
       expect(eventsOf(await log.read(await log.head(), 10_000))).toEqual([...before, ...after]);
       expect(await log.lastCheckpoint()).toEqual(checkpointAt(2_000));
     });
@@ -152,6 +165,7 @@ export function describeEventLogContract(adapter: string, newFixture: () => Prom
       const events = ticketEvents(12_000, 1);
       await log.append(events, checkpointAt(1_200));
 
+      await readable(log, events.length);
       expect(eventsOf(await log.read(await log.head(), 20_000))).toEqual(events);
       const collector = new Collector();
       subscribe(log, await log.head(), collector, { maxBatch: 5_000 });
