@@ -256,6 +256,11 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
     await eventLog.close().catch(() => undefined);
   }
   const { indexedBlock } = log;
+  const processes: InstanceStatus['processes'] = Object.fromEntries([
+    ...Object.entries(state.pids ?? {}).map(([name, pid]) => [name, { pid, running: runsInstanceProcess(name, pid) }]),
+    // the embedded Postgres and anvil, while they run from the data folder
+    ...Object.entries(leftServers()).map(([name, pid]) => [name, { pid, running: true }]),
+  ]);
 
   return {
     rpcUrl: displayedUrl(rpcUrl),
@@ -272,20 +277,13 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
       ...(log.error === undefined ? {} : { error: log.error }),
     },
     projector,
-    processes: Object.fromEntries([
-      ...Object.entries(state.pids ?? {}).map(([name, pid]) => [
-        name,
-        { pid, running: runsInstanceProcess(name, pid) },
-      ]),
-      // the embedded Postgres and anvil, while they run from the data folder
-      ...Object.entries(leftServers()).map(([name, pid]) => [name, { pid, running: true }]),
-    ]),
+    processes,
     api:
       state.apiPort === undefined
         ? null
         : {
             url: `http://localhost:${state.apiPort}`,
-            running: state.pids?.['api'] !== undefined && runsInstanceProcess('api', state.pids['api']),
+            running: processes['api']?.running === true,
             demoApiKey: state.demoApiKey ?? null,
             demoPartnerKey: state.demoPartnerKey ?? null,
           },
