@@ -21,7 +21,7 @@ const layers = {
     'scope:telemetry',
   ],
   'scope:telemetry': [],
-  'scope:indexer': ['scope:domain', 'scope:chain', 'scope:event-log', 'scope:persistence', 'scope:telemetry'],
+  'scope:indexer': ['scope:domain', 'scope:chain', 'scope:event-log', 'scope:telemetry'],
   'scope:projector': ['scope:domain', 'scope:event-log', 'scope:persistence', 'scope:projection', 'scope:telemetry'],
   'scope:api': ['scope:domain', 'scope:persistence', 'scope:chain', 'scope:telemetry'],
   // bench/: the benchmarks drive every library (and the apps, as processes only)
@@ -46,6 +46,27 @@ const layers = {
   ],
 };
 
+// The domain is pure: no package that reaches a database, a broker, the network, the file system or a
+// process (viem's pure helpers, such as the address checksum, are allowed).
+const IO_PACKAGES = [
+  'pg',
+  'pg-*',
+  'typeorm',
+  'kafkajs',
+  'ioredis',
+  'bullmq',
+  '@nestjs/*',
+  'node:*',
+  'fs',
+  'fs/*',
+  'net',
+  'http',
+  'https',
+  'child_process',
+  'worker_threads',
+  'pino',
+];
+
 const boundaries = (forTests) => [
   'error',
   {
@@ -68,6 +89,16 @@ module.exports = [
       '@nx/enforce-module-boundaries': boundaries(false),
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['libs/domain/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: IO_PACKAGES, message: 'libs/domain is pure: I/O belongs to an adapter library' }] },
+      ],
     },
   },
   {

@@ -10,10 +10,10 @@
  * history would sit in that window, which on a real chain (2 s blocks) holds the last four minutes only.
  */
 import type { Address } from 'viem';
-import { startBenchAnvil } from '../lib/anvil';
 import {
   deployLottery,
   simulateBulk,
+  startAnvil,
   type AnvilInstance,
   type BulkResult,
   type LotteryDeployment,
@@ -59,7 +59,11 @@ export async function buildChainHistory(options: {
   trailingBlocks: number;
 }): Promise<ChainHistory> {
   const started = performance.now();
-  const anvil = await startBenchAnvil({ gasLimit: options.gasLimit });
+  // Pruned to the last 32 blocks' states, in memory: by default anvil keeps every block's state and pages
+  // old ones to disk, which for a 200,000-event history (~200,000 tickets and their NFTs) took gigabytes
+  // and seconds per new block. Calls at an old block then fail with "state unavailable", which the
+  // indexer handles (it reads edgePerTicket at the head instead).
+  const anvil = await startAnvil({ gasLimit: options.gasLimit, pruneHistory: 32 });
   try {
     const deployment = await deployLottery(anvil.rpcUrl);
     const fromBlock = Number(deployment.deployBlock);
@@ -93,7 +97,7 @@ export async function buildChainHistory(options: {
       ).total;
     }
     total.eventsPerSecond = Math.round(total.events / total.seconds);
-    // in small steps: with the history's state, anvil takes a second or two per block (see lib/anvil.ts)
+    // in small steps: with the history's state, anvil takes a second or two per block (see startAnvil above)
     const tailStarted = performance.now();
     for (let mined = 0; mined < options.trailingBlocks; mined += 10) {
       const count = Math.min(10, options.trailingBlocks - mined);

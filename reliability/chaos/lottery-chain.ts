@@ -23,7 +23,7 @@ const EMPTY_TAIL_BLOCKS = 130;
 
 /** anvil with our lottery and a seeded bulk history of about `indexedEvents` events the indexer reads. */
 export async function startLotteryChain(seed: number, indexedEvents: number): Promise<LotteryChain> {
-  // Pruned as bench/lib/anvil.ts explains: with the whole history's states each live block took seconds.
+  // Pruned as bench/stages/chain-history.ts explains: with the whole history's states each live block took seconds.
   const anvil = await startAnvil({ gasLimit: 100_000_000n, pruneHistory: 32 });
   try {
     const deployment = await deployLottery(anvil.rpcUrl);

@@ -1,4 +1,4 @@
-import { CONTRACT_VARIABLES } from '@lottery/chain';
+import { CHAIN_ENV_FIELDS, CONTRACT_VARIABLES } from '@lottery/chain';
 import { EVENT_LOG_ENV_FIELDS, requireKafkaBrokers } from '@lottery/event-log';
 import { loadConfig, setVariables } from '@lottery/telemetry';
 import { z } from 'zod';
@@ -15,12 +15,9 @@ export const BASE_PRESET = {
 
 const schema = z
   .object({
-    // viem's HTTP transport: a ws:// URL (RPC_WS_URL's) or a bare host:port would be retried without end
     // `base` fills in BASE_PRESET (loadIndexerConfig): a misspelt preset would leave the addresses unset
     NETWORK: z.enum(['base'], { message: 'the only preset is "base"' }).optional(),
-    RPC_URL: z
-      .string()
-      .regex(/^https?:\/\/\S+$/, 'must be the http(s) JSON-RPC URL of a node, e.g. http://127.0.0.1:8545'),
+    RPC_URL: CHAIN_ENV_FIELDS.RPC_URL,
     CHAIN_ID: z.coerce.number().int().positive(),
     JACKPOT_ADDRESS: address,
     LP_MANAGER_ADDRESS: optionalAddress,
@@ -29,7 +26,7 @@ const schema = z
     DAILY_POOL_ADDRESS: optionalAddress,
     START_BLOCK: z.coerce.number().int().nonnegative(),
     CONFIRMATIONS: z.coerce.number().int().nonnegative().default(0),
-    REORG_DEPTH: z.coerce.number().int().min(1).default(128),
+    REORG_DEPTH: CHAIN_ENV_FIELDS.REORG_DEPTH,
     BACKFILL_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
     BACKFILL_MAX_SPAN: z.coerce.number().int().min(1).default(100_000),
     BACKFILL_TARGET_LOGS: z.coerce.number().int().min(1).default(4_000),

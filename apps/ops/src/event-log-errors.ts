@@ -1,4 +1,4 @@
-import { DEFAULT_LOG_SCHEMA, type EventLogConfig } from '@lottery/event-log';
+import { DEFAULT_LOG_SCHEMA, DEFAULT_TOPIC_PREFIX, type EventLogConfig } from '@lottery/event-log';
 
 /** Postgres's "relation does not exist" (42P01) or "schema does not exist" (3F000). */
 export const isUndefinedTable = (error: unknown): boolean =>
@@ -8,7 +8,7 @@ export const isUndefinedTable = (error: unknown): boolean =>
 export function logSetting(log: EventLogConfig): string {
   return log.kind === 'postgres'
     ? `EVENT_LOG=postgres, EVENT_LOG_SCHEMA=${log.schema ?? DEFAULT_LOG_SCHEMA}`
-    : 'EVENT_LOG=kafka';
+    : `EVENT_LOG=kafka, KAFKA_BROKERS=${log.brokers.join(',')}, KAFKA_TOPIC_PREFIX=${log.topicPrefix ?? DEFAULT_TOPIC_PREFIX}`;
 }
 
 /**

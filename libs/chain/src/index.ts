@@ -2,6 +2,7 @@ export * from './abi/lottery-events.abi';
 export * from './abi/lottery-functions.abi';
 export * from './abi/partner-source';
 export * from './abi/contract-variables';
+export * from './chain-env';
 export * from './decode/log-decoder';
 export * from './decode/envelope-builder';
 export * from './rpc/lottery-rpc';

@@ -6,7 +6,6 @@ export type { ContractKey, DeployableContract } from './compile/contract-names';
 export {
   LOTTERY_ABIS,
   LOTTERY_EVENT_SOURCES,
-  lotteryEventsAbi,
   lotteryErrorsAbi,
   lotteryEventAddresses,
   type LotteryAddresses,

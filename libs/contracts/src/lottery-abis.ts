@@ -1,7 +1,7 @@
 /**
  * The compiled ABIs by contract key, and one merged ABI of every lottery event for decoding mixed logs.
  */
-import type { Abi, AbiEvent, Address } from 'viem';
+import type { Abi, Address } from 'viem';
 import type { ContractKey } from './compile/contract-names';
 import {
   dailyTicketPoolAbi,
@@ -34,14 +34,6 @@ export const LOTTERY_EVENT_SOURCES = [
   'randomTicketBuyer',
   'dailyTicketPool',
 ] as const satisfies readonly ContractKey[];
-
-/**
- * Every event of the lottery contracts in one ABI. Their topic0s do not collide (the only ERC-20/721 clash,
- * `Transfer`, comes from USDC, which is left out), so `decodeEventLog` can decode any lottery log with it.
- */
-export const lotteryEventsAbi: readonly AbiEvent[] = LOTTERY_EVENT_SOURCES.flatMap((key) =>
-  (LOTTERY_ABIS[key] as Abi).filter((item): item is AbiEvent => item.type === 'event'),
-);
 
 /** Every custom error of every contract, to name a revert whichever contract raised it. */
 export const lotteryErrorsAbi: Abi = Object.values(LOTTERY_ABIS).flatMap((abi) =>

@@ -6,7 +6,7 @@ import { PoolAccessGuard } from './pool-access.guard';
 import { PoolController } from './pool-controller.decorator';
 import { unmatchedRouteController } from '../http/unmatched-route.controller';
 
-/** The free daily pool under /api/v1/daily-ticket-pool. Its error format: DailyPoolExceptionFilter. */
+/** The free daily pool under /api/v1/daily-ticket-pool. Its error format: dailyPoolExceptionFilter (daily-pool-exception.filter.ts). */
 @Module({
   imports: [AuthModule],
   controllers: [DailyPoolController, unmatchedRouteController(PoolController())],

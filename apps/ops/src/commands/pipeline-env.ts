@@ -5,6 +5,7 @@ import {
   requireKafkaBrokers,
   type EventLogConfig,
 } from '@lottery/event-log';
+import { CHAIN_ENV_FIELDS } from '@lottery/chain';
 import { READ_SCHEMA_ENV } from '@lottery/persistence';
 import { loadConfig, setVariables } from '@lottery/telemetry';
 import { z } from 'zod';
@@ -24,9 +25,9 @@ const schema = z
     CHAIN_ID: z.coerce.number().int().positive().optional(),
     READ_SCHEMA: READ_SCHEMA_ENV,
     REORG_WINDOW_BLOCKS: optionalInt(1),
-    RPC_URL: z.string().url('must be the JSON-RPC URL of a node, e.g. http://127.0.0.1:8545').optional(),
+    RPC_URL: CHAIN_ENV_FIELDS.RPC_URL.optional(),
     START_BLOCK: optionalInt(0),
-    REORG_DEPTH: z.coerce.number().int().min(1).default(128),
+    REORG_DEPTH: CHAIN_ENV_FIELDS.REORG_DEPTH,
   })
   .superRefine(requireKafkaBrokers);
 

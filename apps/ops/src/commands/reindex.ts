@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { LotteryRpc, rpcErrorSummary } from '@lottery/chain';
+import { DEFAULT_REORG_DEPTH, LotteryRpc, rpcErrorSummary } from '@lottery/chain';
 import { createEventLog, eventLogIdentity, type EventLogConfig } from '@lottery/event-log';
 import { explainedFailure } from '../connection';
 import { readState, type InstanceState } from '../data-dir';
@@ -77,7 +77,6 @@ export async function runReindex(run: ReindexRun): Promise<ReindexResult> {
     // the rewind builds on this one: an append by the indexer after it makes the rewind's append fail
     const current = await eventLog.lastCheckpoint({ resume: true });
     checkFromBlock(run.fromBlock, current, { deployBlock: run.deployBlock });
-    if (!current) throw new Error('unreachable: checked above');
     const rewind = await planRewind(rpc, current, {
       chainId: run.chainId,
       fromBlock: run.fromBlock,
@@ -147,7 +146,7 @@ export function registerReindex(program: Command): void {
         '',
         'Environment: DATABASE_URL (default: the embedded instance), EVENT_LOG (postgres|kafka), EVENT_LOG_SCHEMA,',
         'KAFKA_BROKERS, KAFKA_TOPIC_PREFIX, CHAIN_ID, RPC_URL, START_BLOCK (defaults: the embedded instance),',
-        'REORG_DEPTH (default 128).',
+        `REORG_DEPTH (default ${DEFAULT_REORG_DEPTH}).`,
         '',
         "The embedded instance's indexer is stopped first and restarted by `npm start`'s supervisor. Elsewhere,",
         'stop the indexer before and start it after (Kubernetes: scale to 0, reindex, scale back to 1).',

@@ -57,18 +57,6 @@ export interface ReplaySummary {
   droppedLeftovers: string[];
 }
 
-/**
- * `ops replay`: rebuilds the read models from the whole event log next to the live ones and switches
- * them in atomically (libs/projection replayIntoFreshSchema), with three guards around it: one replay
- * per schema at a time (a session advisory lock; a second one would drop the first one's half-built
- * schema), a log that is shorter than what the live schema has already folded is refused (a wrong
- * EVENT_LOG or EVENT_LOG_SCHEMA would otherwise switch in empty read models), and a failed or
- * interrupted replay drops its half-built `<schema>_next` on the way out.
- *
- * A running projector needs no pause: it takes the same advisory lock for every batch as the switch
- * does, names its tables by schema name in every statement, and so writes its next batch into the new
- * generation, skipping the records the replay already folded (its position fence).
- */
 /** The session advisory lock a replay of `live` holds while it runs (hashtext of this name). */
 export const replayLockName = (live: string): string => `lottery-replay:${live}`;
 
@@ -90,6 +78,18 @@ async function takeReplayLock(session: Client, live: string): Promise<boolean> {
 
 const perSecond = (records: number, seconds: number): number => Math.round(records / Math.max(seconds, 0.001));
 
+/**
+ * `ops replay`: rebuilds the read models from the whole event log next to the live ones and switches
+ * them in atomically (libs/projection replayIntoFreshSchema), with three guards around it: one replay
+ * per schema at a time (a session advisory lock; a second one would drop the first one's half-built
+ * schema), a log that is shorter than what the live schema has already folded is refused (a wrong
+ * EVENT_LOG or EVENT_LOG_SCHEMA would otherwise switch in empty read models), and a failed or
+ * interrupted replay drops its half-built `<schema>_next` on the way out.
+ *
+ * A running projector needs no pause: it takes the same advisory lock for every batch as the switch
+ * does, names its tables by schema name in every statement, and so writes its next batch into the new
+ * generation, skipping the records the replay already folded (its position fence).
+ */
 export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
   const live = readSchemaName(run.schema);
   const next = nextSchemaName(live);

@@ -49,10 +49,10 @@ const APPS = {
   api: 'apps/api/src/main.ts',
 } as const;
 
-/** Resolves when a stop signal arrives. */
 /** Files a data folder may hold without being anyone else's. */
 const INSTANCE_LEFTOVERS = ['instance.json.tmp'];
 
+/** Resolves when a stop signal arrives. */
 function shutdownSignal(): Promise<string> {
   return new Promise((resolve) => {
     for (const signal of STOP_SIGNALS) process.once(signal, () => resolve(signal));

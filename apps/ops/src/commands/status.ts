@@ -57,9 +57,9 @@ export interface InstanceStatus {
   processes: Record<string, { pid: number; running: boolean }>;
   /**
    * The embedded instance's API and its demo keys, as its start's banner gave them (local chain only):
-   * null without an instance. For whoever lost the banner.
+   * null without an instance. For whoever lost the banner. `running`: its process runs (a stopped
+   * instance keeps no pids: not running).
    */
-  /** `running`: its process runs (a stopped instance keeps no pids: not running). */
   api: { url: string; running: boolean; demoApiKey: string | null; demoPartnerKey: string | null } | null;
 }
 

@@ -12,7 +12,11 @@ export interface RewindLimits {
 }
 
 /** Refuses a --from-block the indexer could not, or need not, re-read from; names the bounds. */
-export function checkFromBlock(fromBlock: number, current: IndexerCheckpoint | null, limits: RewindLimits): void {
+export function checkFromBlock(
+  fromBlock: number,
+  current: IndexerCheckpoint | null,
+  limits: RewindLimits,
+): asserts current is IndexerCheckpoint {
   if (fromBlock < limits.deployBlock) {
     throw new Error(
       `--from-block ${fromBlock} is below the deploy block ${limits.deployBlock} (START_BLOCK): ` +
