@@ -9,8 +9,10 @@ import type { ProjectorCursor } from '@lottery/persistence';
  * 2. A winning ticket's referral share rounds down and its owner keeps the remainder, as the contract
  *    pays a claim (net winnings were rounded down before).
  * 3. A referral fee of 0 makes no wallet_stats row (an all-zero row was made, which an undo then dropped).
+ * 5. A round locked again after an unlock keeps its first lock's block (the last one's was kept, and an
+ *    undo of that last lock cleared it).
  */
-export const FOLD_RULES_VERSION = 3;
+export const FOLD_RULES_VERSION = 5;
 
 /**
  * Versions that were on main and were withdrawn: read models built under one are rebuilt like an older

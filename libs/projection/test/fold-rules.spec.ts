@@ -39,7 +39,7 @@ describe('the fold rules version of the read models', () => {
 
   it("tells a newer version's rules from older and withdrawn ones, which a replay of this version rebuilds", () => {
     const withdrawn = [...WITHDRAWN_FOLD_RULES];
-    expect(withdrawn.every((rules) => rules > FOLD_RULES_VERSION && !isNewerFoldRules(rules))).toBe(true);
+    expect(withdrawn.every((rules) => rules !== FOLD_RULES_VERSION && !isNewerFoldRules(rules))).toBe(true);
     expect([1, FOLD_RULES_VERSION - 1, FOLD_RULES_VERSION].map(isNewerFoldRules)).toEqual([false, false, false]);
     expect(isNewerFoldRules(Math.max(FOLD_RULES_VERSION, ...withdrawn) + 1)).toBe(true);
   });

@@ -85,9 +85,29 @@ describe('a poison event stops the projector with an error naming it', () => {
     ],
     ['an event of another chain', { ...tampered('JackpotLocked', (p) => p), chainId: 1 }, /chain 1/],
     [
-      'a drawing time no date can hold',
-      tampered('NewDrawingInitialized', (p) => ({ ...p, drawingTime: String(2 ** 53 - 1) })),
-      /drawingTime must be a uint256 at most 8640000000000/,
+      'a drawing time past the year 9999',
+      tampered('NewDrawingInitialized', (p) => ({ ...p, drawingId: '9', drawingTime: '253402300800' })),
+      /drawingTime must be a uint256 at most 253402300799/,
+    ],
+    [
+      'a block time past the year 9999',
+      { ...tampered('JackpotLocked', (p) => p), blockTimestamp: 253_402_300_800 },
+      /blockTimestamp must be an integer 0\.\.253402300799/,
+    ],
+    [
+      'a drawing id past what is stored',
+      tampered('JackpotLocked', () => ({ drawingId: String(2n ** 63n) })),
+      /drawingId must be a uint256 at most 9223372036854775807/,
+    ],
+    [
+      'a ticket’s drawing id past what is stored',
+      tampered('TicketPurchased', (p) => ({ ...p, currentDrawingId: String(2n ** 64n) })),
+      /currentDrawingId must be a uint256 at most 9223372036854775807/,
+    ],
+    [
+      'a pool entry id past what is stored',
+      tampered('PoolEntered', (p) => ({ ...p, entryId: String(2n ** 63n) })),
+      /entryId must be a uint256 at most 9223372036854775807/,
     ],
     [
       'a ball range past uint8',

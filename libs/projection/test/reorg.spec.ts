@@ -71,6 +71,45 @@ describe('BlocksReverted undoes the reverted blocks: the result equals the fold 
     expect(restored?.winner).toMatchObject({ id: Number(first.payload.entryId), address: first.payload.winner });
   });
 
+  it('undoing a second lock of a reopened round leaves the first lock, as a fold without it does', async () => {
+    // the Jackpot can unlock a locked round and lock it again: two JackpotLocked of one drawing
+    const lock = history.find((e) => e.type === 'JackpotLocked') as Extract<
+      ChainEventEnvelope,
+      { type: 'JackpotLocked' }
+    >;
+    // relocked in the first empty block after the lock; the history up to it, then the relock
+    let relockBlock = lock.blockNumber + 1;
+    while (blocks.includes(relockBlock)) relockBlock++;
+    const upTo = history.filter((e) => e.blockNumber < relockBlock);
+    const relock = {
+      ...lock,
+      id: 'relock',
+      blockNumber: relockBlock,
+      blockHash: `0x${relockBlock.toString(16).padStart(64, 'f')}`,
+      logIndex: 0,
+    } as ChainEventEnvelope;
+    const ignored = ['read_model_migrations', 'projector_state'];
+    const lockedBlock = async () =>
+      (
+        (await h.dataSource.query(`SELECT locked_block FROM lottery.rounds WHERE id = $1`, [
+          lock.payload.drawingId,
+        ])) as {
+          locked_block: string;
+        }[]
+      )[0].locked_block;
+
+    await h.projection.applyBatch(asLog(upTo));
+    const clean = await dumpSchema(h.dataSource, 'lottery', ignored);
+    expect(await lockedBlock()).toBe(String(lock.blockNumber));
+
+    await startAfresh(h);
+    await h.projection.applyBatch(asLog([...upTo, relock]));
+    expect(await lockedBlock()).toBe(String(lock.blockNumber));
+    const reverted = blocksReverted(CHAIN_ID, relockBlock, [relock.blockHash]);
+    await h.projection.applyBatch(asLog([reverted], upTo.length + 2));
+    expect(await dumpSchema(h.dataSource, 'lottery', ignored)).toBe(clean);
+  });
+
   it("a wallet's zero referral fee makes no row, whether a later fee of it was folded and undone or never came", async () => {
     const fee = must(
       history.find((e): e is ChainEventEnvelope<'ReferralFeeCollected'> => e.type === 'ReferralFeeCollected'),

@@ -320,12 +320,13 @@ describe('npm start on a fresh checkout', () => {
           ) as Status;
           expect(status.projector).toMatchObject({ foldRules: FOLD_RULES_VERSION, replayNeeded: false });
           // then a newer version's (this checkout run after a newer one): status says so, the next start refuses them
-          await setFoldRules(withdrawn + 1);
+          const newerRules = Math.max(FOLD_RULES_VERSION, ...WITHDRAWN_FOLD_RULES) + 1;
+          await setFoldRules(newerRules);
           const newer = JSON.parse(
             await runNpm(checkout.dir, ['run', '--silent', 'ops', '--', 'status', '--json'], env),
           ) as Status;
           expect(newer.projector).toMatchObject({
-            foldRules: withdrawn + 1,
+            foldRules: newerRules,
             replayNeeded: false,
             newerFoldRules: true,
           });

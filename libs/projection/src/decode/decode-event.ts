@@ -4,8 +4,11 @@ import type { DecodedBody, DecodedChainEvent, DecodedRevert } from './decoded-ev
 import { FieldReader } from './field-reader';
 
 const ZERO_BYTES32 = `0x${'0'.repeat(64)}`;
-/** The latest time a JS Date (and the API's ISO timestamps) can hold, in unix seconds. */
-const MAX_UNIX_SECONDS = 8_640_000_000_000;
+/**
+ * 9999-12-31T23:59:59Z in unix seconds: the latest time whose ISO form has a four-digit year, which the
+ * read models' timestamps are written in and the API answers with (a later year is "+010000-…").
+ */
+const MAX_UNIX_SECONDS = 253_402_300_799;
 /** Log indexes are stored as Postgres `integer`. */
 const MAX_INT4 = 2 ** 31 - 1;
 
@@ -17,7 +20,7 @@ function decodeBody(type: string, p: FieldReader): DecodedBody {
     case 'NewDrawingInitialized':
       return {
         type,
-        roundId: p.uint('drawingId'),
+        roundId: p.int8('drawingId'),
         prizePool: p.uint('prizePool'),
         ticketPrice: p.uint('ticketPrice'),
         normalBallMax: p.safeUint('normalBallMax', 255),
@@ -29,7 +32,7 @@ function decodeBody(type: string, p: FieldReader): DecodedBody {
     case 'TicketOrderProcessed':
       return {
         type,
-        roundId: p.uint('currentDrawingId'),
+        roundId: p.int8('currentDrawingId'),
         buyer: p.address('buyer'),
         recipient: p.address('recipient'),
         lpEarnings: p.uint('lpEarnings'),
@@ -38,7 +41,7 @@ function decodeBody(type: string, p: FieldReader): DecodedBody {
       const scheme = p.bytes32('referralScheme');
       return {
         type,
-        roundId: p.uint('currentDrawingId'),
+        roundId: p.int8('currentDrawingId'),
         recipient: p.address('recipient'),
         userTicketId: p.uint('userTicketId'),
         normals: p.smallInts('normals', NORMALS_PER_TICKET),
@@ -56,28 +59,28 @@ function decodeBody(type: string, p: FieldReader): DecodedBody {
     case 'ReferralFeeCollected':
       return { type, referrer: p.address('referrer'), amount: p.uint('amount') };
     case 'JackpotLocked':
-      return { type, roundId: p.uint('drawingId') };
+      return { type, roundId: p.int8('drawingId') };
     case 'PrizeTierPayoutsCalculated':
-      return { type, roundId: p.uint('drawingId'), tierPayouts: p.uints('tierPayouts', TIER_COUNT) };
+      return { type, roundId: p.int8('drawingId'), tierPayouts: p.uints('tierPayouts', TIER_COUNT) };
     case 'WinnersCalculated':
       return {
         type,
-        roundId: p.uint('drawingId'),
+        roundId: p.int8('drawingId'),
         winningNormals: ascending(p.smallInts('winningNormals', NORMALS_PER_TICKET)),
         winningBonusball: p.safeUint('winningBonusball', 255),
       };
     case 'JackpotSettled':
-      return { type, roundId: p.uint('drawingId'), lpEarnings: p.uint('lpEarnings') };
+      return { type, roundId: p.int8('drawingId'), lpEarnings: p.uint('lpEarnings') };
     case 'TicketWinningsClaimed':
       return { type, userTicketId: p.uint('userTicketId') };
     case 'LpEarningsUpdated':
-      return { type, roundId: p.uint('drawingId'), amount: p.uint('amount') };
+      return { type, roundId: p.int8('drawingId'), amount: p.uint('amount') };
     case 'PoolEntered':
-      return { type, roundId: p.uint('drawingId'), entrant: p.address('entrant'), entryId: p.uint('entryId') };
+      return { type, roundId: p.int8('drawingId'), entrant: p.address('entrant'), entryId: p.int8('entryId') };
     case 'PoolTicketsBought':
-      return { type, roundId: p.uint('drawingId') };
+      return { type, roundId: p.int8('drawingId') };
     case 'PoolWinnerSelected':
-      return { type, roundId: p.uint('drawingId'), winner: p.address('winner'), entryId: p.uint('entryId') };
+      return { type, roundId: p.int8('drawingId'), winner: p.address('winner'), entryId: p.int8('entryId') };
     default:
       return { type: 'Unprojected', eventType: type };
   }

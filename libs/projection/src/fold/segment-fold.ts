@@ -79,9 +79,13 @@ export class SegmentFold {
       case 'ReferralFeeCollected':
         this.state.wallets.referralFee(b.referrer, b.amount);
         return;
-      case 'JackpotLocked':
-        this.changed(this.round(e, b.roundId)).lockedBlock = e.blockNumber;
+      case 'JackpotLocked': {
+        // The first lock: a locked round can be unlocked (`_unlockJackpot`, an event the fold does not
+        // read) and locked again, and the first lock's block is what an undo of the later one leaves.
+        const round = this.changed(this.round(e, b.roundId));
+        round.lockedBlock ??= e.blockNumber;
         return;
+      }
       case 'LpEarningsUpdated':
         this.changed(this.round(e, b.roundId)).lpEarningsOpen += b.amount;
         return;

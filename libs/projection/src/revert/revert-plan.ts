@@ -19,12 +19,14 @@ export class RevertPlan {
   readonly referralFees = new Map<Hex, bigint>();
   private readonly bought = new Set<bigint>();
   private readonly lpEarnings = new Map<bigint, bigint>();
-  private readonly locked = new Set<bigint>();
   private readonly paidOut = new Set<bigint>();
   private readonly settled = new Set<bigint>();
 
-  static of(events: readonly DecodedChainEvent[]): RevertPlan {
-    const plan = new RevertPlan();
+  private constructor(private readonly fromBlock: number) {}
+
+  /** The plan of undoing `events`, the events of every applied block at or above `fromBlock`. */
+  static of(events: readonly DecodedChainEvent[], fromBlock: number): RevertPlan {
+    const plan = new RevertPlan(fromBlock);
     for (const e of events) plan.add(e);
     return plan;
   }
@@ -56,8 +58,6 @@ export class RevertPlan {
       case 'ReferralFeeCollected':
         this.wallets.add(b.referrer);
         return void this.referralFees.set(b.referrer, (this.referralFees.get(b.referrer) ?? 0n) + b.amount);
-      case 'JackpotLocked':
-        return void this.locked.add(b.roundId);
       case 'PrizeTierPayoutsCalculated':
         return void this.paidOut.add(b.roundId);
       case 'WinnersCalculated':
@@ -77,7 +77,8 @@ export class RevertPlan {
   /** A surviving round without the reverted events' effects (ticket aggregates are recounted by the caller). */
   undo(round: RoundModel): RoundModel {
     const r = { ...round, lpEarningsOpen: round.lpEarningsOpen - (this.lpEarnings.get(round.id) ?? 0n) };
-    if (this.locked.has(r.id)) r.lockedBlock = null;
+    // a round's first lock: it went only if its block did (a later lock of a reopened round changed nothing)
+    if (r.lockedBlock !== null && r.lockedBlock >= this.fromBlock) r.lockedBlock = null;
     if (this.paidOut.has(r.id)) Object.assign(r, { payoutsBlock: null, tierPayouts: null });
     if (this.undrawnRounds.includes(r.id)) {
       Object.assign(r, { drawnBlock: null, winningNormals: null, winningBonusball: null, tierTicketCounts: null });

@@ -15,7 +15,7 @@ export async function undoBlocksFrom(store: ProjectionStore, fromBlock: number, 
   const rows = await store.revert.chainEventsFrom(fromBlock);
   // These events passed the decoder when they were applied; decoding again cannot fail.
   const events = rows.map((r) => decodeRecord({ position: null, event: r.event }, chainId) as DecodedChainEvent);
-  const plan = RevertPlan.of(events);
+  const plan = RevertPlan.of(events, fromBlock);
   // The tickets of those blocks are their own record (chain_events leaves them out): deleted first, so
   // the plan knows them before older tickets are reset.
   const bought = await store.revert.deleteTicketsFrom(fromBlock);
