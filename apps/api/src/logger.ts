@@ -1,6 +1,6 @@
 import { urlHidingHooks } from '@lottery/telemetry';
 import pino, { type Logger } from 'pino';
-import type { LogLevel } from './config/api-config';
+import type { LogLevel } from '@lottery/telemetry';
 
 export type AppLogger = Logger;
 

@@ -32,4 +32,11 @@ describe('indexer configuration', () => {
     );
     expect(loadIndexerConfig({ ...base, NETWORK: '' }).CHAIN_ID).toBe(31337);
   });
+
+  it('reports a LOG_LEVEL pino does not know with the other problems, not as a crash of the logger', () => {
+    expect(() => loadIndexerConfig({ ...base, LOG_LEVEL: 'verbose', START_BLOCK: '-1' })).toThrow(
+      /LOG_LEVEL: Invalid option[\s\S]*START_BLOCK|START_BLOCK[\s\S]*LOG_LEVEL: Invalid option/,
+    );
+    expect(loadIndexerConfig({ ...base, LOG_LEVEL: 'warn' }).LOG_LEVEL).toBe('warn');
+  });
 });

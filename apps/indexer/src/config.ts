@@ -1,6 +1,6 @@
 import { CHAIN_ENV_FIELDS, CONTRACT_VARIABLES } from '@lottery/chain';
 import { EVENT_LOG_ENV_FIELDS, requireKafkaBrokers } from '@lottery/event-log';
-import { loadConfig, setVariables } from '@lottery/telemetry';
+import { loadConfig, LOG_LEVEL_ENV, setVariables } from '@lottery/telemetry';
 import { z } from 'zod';
 
 const address = z.string().regex(/^0x[a-fA-F0-9]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
@@ -27,6 +27,7 @@ const schema = z
     START_BLOCK: z.coerce.number().int().nonnegative(),
     CONFIRMATIONS: z.coerce.number().int().nonnegative().default(0),
     REORG_DEPTH: CHAIN_ENV_FIELDS.REORG_DEPTH,
+    LOG_LEVEL: LOG_LEVEL_ENV,
     BACKFILL_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
     BACKFILL_MAX_SPAN: z.coerce.number().int().min(1).default(100_000),
     BACKFILL_TARGET_LOGS: z.coerce.number().int().min(1).default(4_000),
@@ -63,8 +64,8 @@ export type IndexerConfig = z.infer<typeof schema> & {
 
 /** The validated variables, for the deployment-manifest and README checks. */
 export const INDEXER_ENV_SCHEMA = schema;
-/** Every variable the indexer reads: the schema's (NETWORK, the preset, among them) and LOG_LEVEL (the logger). */
-export const INDEXER_ENV_KEYS: readonly string[] = [...Object.keys(schema.shape), 'LOG_LEVEL'];
+/** Every variable the indexer reads: the schema's (NETWORK, the preset, among them). */
+export const INDEXER_ENV_KEYS: readonly string[] = Object.keys(schema.shape);
 
 /** `NETWORK=base` fills in the real deployment's chain id and addresses; explicit variables still win. */
 export function loadIndexerConfig(env: NodeJS.ProcessEnv = process.env): IndexerConfig {

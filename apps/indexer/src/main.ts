@@ -9,8 +9,8 @@ import { createIndexerMetrics } from './indexer-metrics';
 import { HeadProbe } from './head-probe';
 
 async function main(): Promise<void> {
-  const logger = createLogger('indexer');
   const config = loadIndexerConfig();
+  const logger = createLogger('indexer', config.LOG_LEVEL);
   const shutdown = shutdownSignal(logger);
   const registry = new Registry();
   const metrics = createIndexerMetrics(registry);

@@ -20,14 +20,19 @@ describe('projector configuration', () => {
   it('names every missing or malformed variable in one error', () => {
     const error = (() => {
       try {
-        loadProjectorConfig({ EVENT_LOG: 'kafka', READ_SCHEMA: 'Lottery', METRICS_PORT: '70000' });
+        loadProjectorConfig({
+          EVENT_LOG: 'kafka',
+          READ_SCHEMA: 'Lottery',
+          METRICS_PORT: '70000',
+          LOG_LEVEL: 'verbose',
+        });
       } catch (e) {
         return e;
       }
     })();
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as Error).message;
-    for (const variable of ['DATABASE_URL', 'CHAIN_ID', 'READ_SCHEMA', 'METRICS_PORT'])
+    for (const variable of ['DATABASE_URL', 'CHAIN_ID', 'READ_SCHEMA', 'METRICS_PORT', 'LOG_LEVEL'])
       expect(message).toContain(variable);
   });
 

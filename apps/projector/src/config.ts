@@ -1,7 +1,7 @@
 import { EVENT_LOG_ENV_FIELDS, requireKafkaBrokers } from '@lottery/event-log';
 import { READ_SCHEMA_ENV } from '@lottery/persistence';
 import { DEFAULT_BATCH_MAX_EVENTS, DEFAULT_REORG_WINDOW_BLOCKS } from '@lottery/projection';
-import { loadConfig } from '@lottery/telemetry';
+import { loadConfig, LOG_LEVEL_ENV } from '@lottery/telemetry';
 import { z } from 'zod';
 
 const schema = z
@@ -18,6 +18,7 @@ const schema = z
     // /health/ready turns 200 once the read models are within this many events of the log's tail.
     READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).default(1_000),
     REORG_WINDOW_BLOCKS: z.coerce.number().int().min(1).default(DEFAULT_REORG_WINDOW_BLOCKS),
+    LOG_LEVEL: LOG_LEVEL_ENV,
   })
   .superRefine(requireKafkaBrokers)
   .superRefine((env, ctx) => {
@@ -36,8 +37,8 @@ export type ProjectorConfig = z.infer<typeof schema>;
 
 /** The validated variables, for the deployment-manifest and README checks. */
 export const PROJECTOR_ENV_SCHEMA = schema;
-/** Every variable the projector reads: the schema's and LOG_LEVEL (the logger). */
-export const PROJECTOR_ENV_KEYS: readonly string[] = [...Object.keys(schema.shape), 'LOG_LEVEL'];
+/** Every variable the projector reads. */
+export const PROJECTOR_ENV_KEYS: readonly string[] = Object.keys(schema.shape);
 
 /** The projector's environment, validated once at start; every problem is reported in one error. */
 export function loadProjectorConfig(env: NodeJS.ProcessEnv = process.env): ProjectorConfig {

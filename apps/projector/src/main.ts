@@ -14,8 +14,8 @@ import { runProjector } from './run-projector';
 
 /** Event log → read models. Wiring and lifecycle only; the fold lives in libs/projection. */
 async function main(): Promise<void> {
-  const logger = createLogger('projector');
   const config = loadProjectorConfig();
+  const logger = createLogger('projector', config.LOG_LEVEL);
   const shutdown = shutdownSignal(logger);
 
   const readiness = new ProjectorReadiness(config.READY_MAX_LAG_EVENTS);

@@ -1,4 +1,4 @@
-import { createCliLogger, humanLogLine } from './logger';
+import { createCliLogger, createLogger, humanLogLine } from './logger';
 
 describe('the CLI logger', () => {
   it('writes readable lines on a terminal: time, level, message, fields, an error by its message', () => {
@@ -22,5 +22,12 @@ describe('the CLI logger', () => {
       n: [1],
     });
     expect(humanLogLine(line)).toBe('03:04:05 error m  n=[1]\n');
+  });
+
+  it('refuses a level it does not know, naming LOG_LEVEL and the levels there are', () => {
+    const levels = /LOG_LEVEL: "verbose" is not a level; use one of fatal, error, warn, info, debug, trace, silent/;
+    expect(() => createLogger('app', 'verbose')).toThrow(levels);
+    expect(() => createCliLogger('ops', { isTTY: true, write: () => true }, 'verbose')).toThrow(levels);
+    expect(createLogger('app', 'debug').level).toBe('debug');
   });
 });

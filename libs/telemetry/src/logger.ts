@@ -1,14 +1,27 @@
 import pino, { type Logger } from 'pino';
+import { z } from 'zod';
 import { urlHidingHooks } from './hidden-urls';
 
 export type { Logger };
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** LOG_LEVEL as every app validates it with the rest of its environment. */
+export const LOG_LEVEL_ENV = z.enum(LOG_LEVELS).default('info');
+
+/** A level pino knows, or an error naming the variable (pino's own names only its custom levels). */
+function checkedLevel(level: string): LogLevel {
+  if ((LOG_LEVELS as readonly string[]).includes(level)) return level as LogLevel;
+  throw new Error(`LOG_LEVEL: "${level}" is not a level; use one of ${LOG_LEVELS.join(', ')}`);
+}
 
 /**
  * Structured JSON logs (pino) on stderr, so stdout stays free for a command's own output; the URLs the
  * process was configured with are hidden in every line.
  */
-export function createLogger(name: string, level = process.env['LOG_LEVEL'] ?? 'info'): Logger {
-  return pino({ name, level, base: { app: name }, ...urlHidingHooks() }, pino.destination(2));
+export function createLogger(name: string, level = process.env['LOG_LEVEL'] || 'info'): Logger {
+  return pino({ name, level: checkedLevel(level), base: { app: name }, ...urlHidingHooks() }, pino.destination(2));
 }
 
 const LEVEL_NAMES: Record<number, string> = {
@@ -27,11 +40,11 @@ const LEVEL_NAMES: Record<number, string> = {
 export function createCliLogger(
   name: string,
   stream: Pick<NodeJS.WriteStream, 'isTTY' | 'write'> = process.stderr,
-  level = process.env['LOG_LEVEL'] ?? 'info',
+  level = process.env['LOG_LEVEL'] || 'info',
 ): Logger {
   if (!stream.isTTY) return createLogger(name, level);
   return pino(
-    { name, level, base: { app: name }, ...urlHidingHooks() },
+    { name, level: checkedLevel(level), base: { app: name }, ...urlHidingHooks() },
     { write: (line: string) => void stream.write(humanLogLine(line)) },
   );
 }

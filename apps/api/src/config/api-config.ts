@@ -1,5 +1,5 @@
 import { isDataApiEnvironment, KEY_WORD_PATTERN, PARTNER_KEY_WORD, READ_SCHEMA_ENV } from '@lottery/persistence';
-import { ConfigError, setVariables } from '@lottery/telemetry';
+import { ConfigError, LOG_LEVEL_ENV, setVariables, type LogLevel } from '@lottery/telemetry';
 import { z } from 'zod';
 import { parseGwei } from 'viem';
 import { SPEC_TIER_LIMITS, type TierLimits } from '../rate-limit/tier-limits';
@@ -34,9 +34,6 @@ export interface ApiConfig {
   /** How long a request's body may take to arrive (every body is read and ignored). */
   requestBodyTimeoutMs: number;
 }
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const PROXY_ADDRESS = /^[0-9A-Fa-f:.]+(\/\d{1,3})?$/;
 
@@ -75,7 +72,7 @@ const ENV_SCHEMA = z.object({
     .refine(isDataApiEnvironment, `API_ENVIRONMENT cannot be "${PARTNER_KEY_WORD}": partner keys use that word`)
     .default('live'),
   TRUST_PROXY: trustProxy,
-  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  LOG_LEVEL: LOG_LEVEL_ENV,
   RPC_URL: url(['http', 'https']).optional(),
   CHAIN_ID: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
   RANDOM_TICKET_BUYER_ADDRESS: z
