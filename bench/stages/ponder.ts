@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import type { Abi } from 'viem';
+import { contractVariables } from '@lottery/chain';
 import { LOTTERY_ABIS, type LotteryDeployment } from '@lottery/contracts';
 import { memoryOf, ROOT } from '../lib/processes';
 import { freePort } from '@lottery/telemetry';
@@ -116,11 +117,7 @@ export async function runPonder(options: PonderOptions): Promise<PonderOutcome> 
     PONDER_CHAIN_ID: String(options.deployment.chainId),
     PONDER_START_BLOCK: options.deployment.deployBlock.toString(),
     PONDER_END_BLOCK: String(options.head),
-    JACKPOT_ADDRESS: a.jackpot,
-    LP_MANAGER_ADDRESS: a.lpManager,
-    PAYOUT_CALCULATOR_ADDRESS: a.payoutCalculator,
-    RANDOM_TICKET_BUYER_ADDRESS: a.randomTicketBuyer,
-    DAILY_POOL_ADDRESS: a.dailyTicketPool,
+    ...contractVariables(a),
     PONDER_TELEMETRY_DISABLED: 'true',
     NODE_ENV: 'production',
   };

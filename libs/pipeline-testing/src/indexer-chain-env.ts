@@ -1,3 +1,4 @@
+import { contractVariables } from '@lottery/chain';
 import type { LotteryDeployment } from '@lottery/contracts';
 
 /**
@@ -14,10 +15,6 @@ export function indexerChainEnv(
     RPC_URL: rpcUrl,
     CHAIN_ID: String(deployment.chainId),
     START_BLOCK: startBlock.toString(),
-    JACKPOT_ADDRESS: a.jackpot,
-    LP_MANAGER_ADDRESS: a.lpManager,
-    PAYOUT_CALCULATOR_ADDRESS: a.payoutCalculator,
-    RANDOM_TICKET_BUYER_ADDRESS: a.randomTicketBuyer,
-    DAILY_POOL_ADDRESS: a.dailyTicketPool,
+    ...contractVariables(a),
   };
 }

@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { createEventLog, type EventLogConfig } from '@lottery/event-log';
 import {
   nextSchemaName,
-  positionEventIdAt,
+  readFoldedState,
   PROJECTOR_APPLICATION_NAME,
   projectorPresenceLock,
   readSchemaName,
@@ -245,18 +245,8 @@ async function liveFolded(
   client: Client,
   schema: string,
 ): Promise<{ position: number; positionEventId: string | null } | null> {
-  const { rows: exists } = await client.query(
-    `SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'projector_state'`,
-    [schema],
-  );
-  if (exists.length === 0) return null;
-  // as JSON: read models of an older migration have no position_event_id column
-  const { rows } = await client.query<{
-    state: { position: number | null; position_event_id?: string | null; position_event_position?: number | null };
-  }>(`SELECT to_jsonb(s) AS state FROM "${schema}".projector_state s WHERE id = 1`);
-  const state = rows[0]?.state;
-  if (state?.position == null) return null;
-  return { position: Number(state.position), positionEventId: positionEventIdAt(state) };
+  const state = await readFoldedState(client, schema);
+  return state?.position == null ? null : { position: state.position, positionEventId: state.positionEventId };
 }
 
 /**

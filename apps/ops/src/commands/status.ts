@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { Client } from 'pg';
+import { contractsNamedIn } from '@lottery/chain';
 import { createEventLog, type EventLog } from '@lottery/event-log';
-import { CONNECT_TIMEOUT_MS, positionEventIdAt, readSchemaName } from '@lottery/persistence';
+import { CONNECT_TIMEOUT_MS, readFoldedState, readSchemaName } from '@lottery/persistence';
 import { FOLD_RULES_VERSION, isNewerFoldRules, otherLogSignText, signOfAnotherLog } from '@lottery/projection';
 import { databaseUrl, embeddedChainNotRunning, embeddedChainUrl, explainedFailure } from '../connection';
 import { leftServers, readState, runsInstanceProcess } from '../data-dir';
@@ -111,15 +112,8 @@ async function headBlock(
 }
 
 function contractsOf(env: NodeJS.ProcessEnv): Record<string, string> {
-  const fromEnv = {
-    jackpot: env['JACKPOT_ADDRESS'],
-    lpManager: env['LP_MANAGER_ADDRESS'],
-    payoutCalculator: env['PAYOUT_CALCULATOR_ADDRESS'],
-    randomTicketBuyer: env['RANDOM_TICKET_BUYER_ADDRESS'],
-    dailyTicketPool: env['DAILY_POOL_ADDRESS'],
-  };
-  const given = Object.entries(fromEnv).filter((e): e is [string, string] => !!e[1]);
-  return given.length > 0 ? Object.fromEntries(given) : (readState().contracts ?? {});
+  const given = contractsNamedIn(env);
+  return Object.keys(given).length > 0 ? given : (readState().contracts ?? {});
 }
 
 /** What a failure to reach a component says, as the CLI would have said it had it stopped there. */
@@ -156,28 +150,8 @@ async function readProjector(
   try {
     await db.connect();
     const exists = await db.query(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [schema]);
-    // through to_jsonb: a schema the new code has not migrated yet has no fold_rules column; one not
-    // migrated at all has no projector_state yet (nothing folded)
-    const row = await db
-      .query<{
-        position: string | null;
-        last_block: string;
-        fold_rules: number | null;
-        position_event_id: string | null;
-        position_event_position: string | null;
-      }>(
-        `SELECT position, last_block, (to_jsonb(p) ->> 'fold_rules')::integer AS fold_rules,
-                to_jsonb(p) ->> 'position_event_id' AS position_event_id,
-                to_jsonb(p) ->> 'position_event_position' AS position_event_position
-           FROM "${schema}".projector_state p WHERE id = 1`,
-      )
-      .then(
-        (r) => r.rows[0],
-        (error: unknown) => {
-          if (!isUndefinedTable(error)) throw error;
-          return undefined;
-        },
-      );
+    // a schema not migrated at all has no projector_state yet (nothing folded)
+    const state = await readFoldedState(db, schema);
     // A replay runs while its session holds the lock; a `_next` schema alone may be an interrupted one's.
     // pg_locks shows a bigint key as its high and low 32 bits (classid, objid).
     const replaying = await db.query<{ held: boolean }>(
@@ -189,19 +163,19 @@ async function readProjector(
        ) AS held`,
       [replayLockName(readSchemaName(schema))],
     );
-    const position = row?.position == null ? null : Number(row.position);
-    const foldRules = row?.fold_rules ?? null;
+    const position = state?.position ?? null;
+    const foldRules = state?.foldRules ?? null;
     // as the projector checks its log at start (and `ops replay` without --new-log)
     const sign =
-      log.logExists && row && position !== null
-        ? await signOfAnotherLog(eventLog, { position, positionEventId: positionEventIdAt(row) })
+      log.logExists && state && position !== null
+        ? await signOfAnotherLog(eventLog, { position, positionEventId: state.positionEventId })
         : null;
     const { logHead, logTail } = log;
     return {
       readSchema: schema,
       readSchemaExists: (exists.rowCount ?? 0) > 0,
       position,
-      lastBlock: row && Number(row.last_block) >= 0 ? Number(row.last_block) : null,
+      lastBlock: state && state.lastBlock >= 0 ? state.lastBlock : null,
       lagEvents:
         logHead === null || logTail === null
           ? null

@@ -1,3 +1,4 @@
+import { contractVariables } from '@lottery/chain';
 import type { ChainTarget } from './pipeline-config';
 
 /**
@@ -17,11 +18,7 @@ export function deploymentEnvFile(chain: ChainTarget, rpcUrl: string): string {
     ['RPC_URL', rpcUrl],
     ['CHAIN_ID', String(chain.chainId)],
     ['START_BLOCK', String(chain.startBlock)],
-    ['JACKPOT_ADDRESS', c.jackpot],
-    ['LP_MANAGER_ADDRESS', c.lpManager ?? ''],
-    ['PAYOUT_CALCULATOR_ADDRESS', c.payoutCalculator ?? ''],
-    ['RANDOM_TICKET_BUYER_ADDRESS', c.randomTicketBuyer ?? ''],
-    ['DAILY_POOL_ADDRESS', c.dailyTicketPool ?? ''],
+    ...Object.entries(contractVariables(c)).map(([name, value]): [string, string] => [name, value ?? '']),
     ['OPERATOR_PRIVATE_KEY', chain.operatorPrivateKey ?? ''],
   ];
   return variables.map(([name, value]) => `${name}=${shellWord(name, value)}\n`).join('');

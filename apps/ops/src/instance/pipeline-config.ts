@@ -1,4 +1,4 @@
-import { CONTRACT_VARIABLES } from '@lottery/chain';
+import { CONTRACT_VARIABLES, contractsNamedIn, contractVariables, type NamedContract } from '@lottery/chain';
 import type { LotteryDeployment } from '@lottery/contracts';
 import { isAddressShape } from '@lottery/domain';
 import { setVariables } from '@lottery/telemetry';
@@ -10,13 +10,7 @@ export interface ChainTarget {
   wsUrl?: string;
   chainId: number;
   startBlock: number;
-  contracts: {
-    jackpot: string;
-    lpManager?: string;
-    payoutCalculator?: string;
-    randomTicketBuyer?: string;
-    dailyTicketPool?: string;
-  };
+  contracts: Partial<Record<NamedContract, string>> & { jackpot: string };
   /** The partner giveaway's signer: anvil's dev key locally, OPERATOR_PRIVATE_KEY otherwise. */
   operatorPrivateKey?: string;
 }
@@ -61,13 +55,7 @@ export function externalChainTarget(env: NodeJS.ProcessEnv): ChainTarget {
     wsUrl: env['RPC_WS_URL'],
     chainId,
     startBlock,
-    contracts: {
-      jackpot: env['JACKPOT_ADDRESS'] as string,
-      lpManager: env['LP_MANAGER_ADDRESS'],
-      payoutCalculator: env['PAYOUT_CALCULATOR_ADDRESS'],
-      randomTicketBuyer: env['RANDOM_TICKET_BUYER_ADDRESS'],
-      dailyTicketPool: env['DAILY_POOL_ADDRESS'],
-    },
+    contracts: { ...contractsNamedIn(env), jackpot: env['JACKPOT_ADDRESS'] as string },
     operatorPrivateKey: env['OPERATOR_PRIVATE_KEY'],
   };
 }
@@ -139,11 +127,7 @@ export function appEnvironments(s: PipelineSettings): Record<'indexer' | 'projec
       RPC_WS_URL: s.chain.wsUrl,
       CHAIN_ID: String(s.chain.chainId),
       START_BLOCK: String(s.chain.startBlock),
-      JACKPOT_ADDRESS: c.jackpot,
-      LP_MANAGER_ADDRESS: c.lpManager,
-      PAYOUT_CALCULATOR_ADDRESS: c.payoutCalculator,
-      RANDOM_TICKET_BUYER_ADDRESS: c.randomTicketBuyer,
-      DAILY_POOL_ADDRESS: c.dailyTicketPool,
+      ...contractVariables(c),
       METRICS_PORT: String(s.metricsPorts.indexer),
     }),
     projector: setVariables({

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { readSchemaName } from '@lottery/persistence';
+import { readFoldedState, readSchemaName } from '@lottery/persistence';
 
 /**
  * The fold rules the read models in `schema` were built under (projector_state.fold_rules, migrated), or
@@ -9,10 +9,7 @@ export async function foldRulesOf(url: string, schema: string): Promise<number |
   const db = new Client({ connectionString: url, application_name: 'ops-start' });
   await db.connect();
   try {
-    const { rows } = await db.query<{ fold_rules: number | null }>(
-      `SELECT fold_rules FROM "${readSchemaName(schema)}".projector_state WHERE id = 1`,
-    );
-    return rows[0]?.fold_rules ?? null;
+    return (await readFoldedState(db, readSchemaName(schema)))?.foldRules ?? null;
   } finally {
     await db.end();
   }

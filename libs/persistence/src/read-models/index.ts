@@ -14,5 +14,6 @@ export type { RevertStore } from './projection-store/revert-store';
 export { sqlExecutorFor, sqlExecutorOf } from './projection-store/sql-executor';
 export * from './schema-generations';
 export * from './projector-presence';
+export * from './folded-state';
 // The SQL texts themselves, for tools that must run exactly the API's statements (bench/api).
 export { FIRST_PAGE_ID, readModelSql, type ReadModelQueryName } from './queries/read-model-sql';
