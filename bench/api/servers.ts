@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { killOnParentExit, stopChild } from '@lottery/testing';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appNodeArgs } from '@lottery/telemetry';
@@ -40,24 +41,13 @@ export async function startServer(
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  const kill = (): void => void child.kill('SIGKILL');
-  process.once('exit', kill);
-  child.once('exit', () => process.removeListener('exit', kill));
+  killOnParentExit(child);
   const server: Server = {
     name,
     baseUrl: `http://127.0.0.1:${port}`,
     child,
     output: () => tail,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
+    stop: () => stopChild(child, 10_000),
   };
   const deadline = Date.now() + 120_000;
   for (;;) {

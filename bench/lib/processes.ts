@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { killOnParentExit, stopChild } from '@lottery/testing';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appNodeArgs } from '@lottery/telemetry';
@@ -33,26 +34,15 @@ export function spawnApp(
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  const kill = (): void => void child.kill('SIGKILL');
-  process.once('exit', kill);
+  killOnParentExit(child);
   child.once('exit', (code, signal) => {
-    process.removeListener('exit', kill);
     if (code !== 0 && signal === null) process.stderr.write(`\n${name} exited with ${code}:\n${tail.slice(-4_000)}\n`);
   });
   return {
     name,
     child,
     stderr: () => tail,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
+    stop: () => stopChild(child, 10_000),
   };
 }
 

@@ -9,6 +9,7 @@
  * dependency of this repository. The install is not timed.
  */
 import { spawn } from 'node:child_process';
+import { killOnParentExit, stopChild } from '@lottery/testing';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -139,8 +140,7 @@ export async function runPonder(options: PonderOptions): Promise<PonderOutcome> 
   const keep = (c: Buffer): void => void (output = (output + c.toString()).slice(-30_000));
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
-  const kill = (): void => void child.kill('SIGKILL');
-  process.once('exit', kill);
+  killOnParentExit(child);
   let peakRssMb = 0;
   try {
     const deadline = Date.now() + RUN_TIMEOUT_MS;
@@ -181,16 +181,7 @@ export async function runPonder(options: PonderOptions): Promise<PonderOutcome> 
       ],
     };
   } finally {
-    process.removeListener('exit', kill);
-    await new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      child.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      child.kill('SIGTERM');
-    });
+    await stopChild(child, 10_000);
     rmSync(dir, { recursive: true, force: true });
   }
 }

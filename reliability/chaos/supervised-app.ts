@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exited } from '@lottery/pipeline-testing';
+import { stopChild } from '@lottery/testing';
 import { appNodeArgs } from '@lottery/telemetry';
 
 export type AppName = 'indexer' | 'projector' | 'api';
@@ -68,10 +69,7 @@ export class SupervisedApp {
   async stop(): Promise<void> {
     const child = this.detach();
     if (!child) return;
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-    child.kill('SIGTERM');
-    await exited(child);
-    clearTimeout(timer);
+    await stopChild(child, STOP_GRACE_MS);
   }
 
   /** The end of its log, for a failure report. */

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { freePort } from '@lottery/telemetry';
-import { exited, spawnApp } from './app-process';
-import { eventually } from '@lottery/testing';
+import { spawnApp } from './app-process';
+import { eventually, stopChild } from '@lottery/testing';
 
 export interface ApiProcess {
   /** http://127.0.0.1:<port>, no trailing slash. */
@@ -22,13 +22,7 @@ export async function startApiProcess(env: NodeJS.ProcessEnv): Promise<ApiProces
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawnApp('apps/api/src/main.ts', { LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' });
-  const stop = async (graceMs = 10_000): Promise<void> => {
-    const done = exited(child);
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    await done;
-    clearTimeout(timer);
-  };
+  const stop = (graceMs = 10_000): Promise<void> => stopChild(child, graceMs);
   try {
     await eventually(
       async () => {

@@ -21,3 +21,4 @@ export * from './deployment/describe-app-deployment';
 export * from './deployment/describe-readme-configuration';
 export * from './eventually';
 export * from './tcp-proxy';
+export { hasExited, killOnParentExit, stopChild } from './child-process';
