@@ -27,7 +27,7 @@ import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ApiKeysService, createAccountsDataSource, migrateAccounts } from '@lottery/persistence';
 import Redis from 'ioredis';
-import { Client } from 'pg';
+import { withClient } from '../lib/postgres';
 import { settle } from '../lib/settle';
 import { generateDataset, type Dataset } from './dataset';
 import { hammer, type LoadOptions, type Measurement, paced as pacedLoad } from './load';
@@ -196,16 +196,6 @@ function parseOptions(argv: readonly string[]): Options {
   if (o.endpoints !== null && o.write) throw new Error('--endpoints measures part of the table: add --no-write');
   if (o.ticketsPerRound >= 1_000_000) throw new Error('--tickets-per-round must be below 1,000,000 (block numbering)');
   return o;
-}
-
-async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 function reachable(url: string): Promise<boolean> {

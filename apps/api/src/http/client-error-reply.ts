@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { ConnectionError } from 'fastify';
 import { DAILY_POOL_PREFIX } from '../daily-pool/pool-controller.decorator';
 import { PARTNER_GIVEAWAYS_PREFIX } from '../partner-giveaways/partner-free-tickets.controller';
+import { isUnderPrefix } from './path-prefix';
 import { REQUEST_ID_HEADER } from './request-id';
 
 /** The `{error: string}` groups; every other path answers in the Data API envelope. */
@@ -30,7 +31,7 @@ export function clientErrorReply(error: ConnectionError, socket: Socket): void {
   const raw: unknown = error.rawPacket;
   const [method, target = ''] = (Buffer.isBuffer(raw) ? raw.toString('latin1') : '').split('\r\n', 1)[0].split(' ');
   const path = target.split('?')[0];
-  const plain = PLAIN_ERROR_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  const plain = PLAIN_ERROR_PREFIXES.some((prefix) => isUnderPrefix(path, prefix));
   const requestId = randomUUID();
   const body = JSON.stringify(
     plain ? { error: message } : { error: { code: 'invalid_request', message, request_id: requestId } },

@@ -1,6 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiGroupExceptionFilter } from './api-group-exception-filter';
+import { isUnderPrefix } from './path-prefix';
 
 /**
  * The one global filter. Errors thrown outside any controller (unmatched routes, Fastify hooks, bad
@@ -22,7 +23,7 @@ export class ExceptionRoutingFilter implements ExceptionFilter {
   respond(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
     const path = request.url.split('?')[0];
     const group = this.groups
-      .filter((g) => path === g.prefix || path.startsWith(`${g.prefix}/`))
+      .filter((g) => isUnderPrefix(path, g.prefix))
       .sort((a, b) => b.prefix.length - a.prefix.length)[0];
     (group ?? this.fallback).respond(exception, request, reply);
   }

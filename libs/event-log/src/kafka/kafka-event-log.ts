@@ -10,7 +10,7 @@ import type {
   Subscription,
 } from '../event-log.port';
 import { LiveSubscriptions } from '../subscription/live-subscriptions';
-import { runSubscription } from '../subscription/run-subscription';
+import { DEFAULT_MAX_BATCH, runSubscription } from '../subscription/run-subscription';
 import { WakeSignal } from '../subscription/wake-signal';
 import { useSizedGzipCodec } from './gzip-codec';
 import { kafkaLogCreator } from './kafka-log';
@@ -196,7 +196,7 @@ export class KafkaEventLog implements EventLog {
   }
 
   subscribe(fromPosition: number, onBatch: OnBatch, opts?: SubscribeOptions): Subscription {
-    const bufferLimit = 2 * (opts?.maxBatch ?? 5_000);
+    const bufferLimit = 2 * (opts?.maxBatch ?? DEFAULT_MAX_BATCH);
     return this.subscriptions.track(
       runSubscription(
         async (from, wake) => {

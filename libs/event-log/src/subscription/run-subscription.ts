@@ -12,7 +12,8 @@ export interface EventSource {
 /** Opens an adapter's source; the source calls `wake.notify()` whenever new events may be available. */
 export type OpenEventSource = (fromPosition: number, wake: WakeSignal) => Promise<EventSource>;
 
-const DEFAULT_MAX_BATCH = 5_000;
+/** A subscription's batches when its caller does not say: at most this many records. */
+export const DEFAULT_MAX_BATCH = 5_000;
 const DEFAULT_MAX_WAIT_MS = 0;
 /** An idle subscription looks again this often even without a wake-up: a safety net, not the latency path. */
 const IDLE_RECHECK_MS = 1_000;
