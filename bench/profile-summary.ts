@@ -56,7 +56,7 @@ function workspacePath(path: string): string {
 }
 
 /** `kafkajs`, `@scope/name`, a workspace project (`libs/chain`), `node:internal`, or V8's own entries. */
-export function packageOf(frame: CallFrame): string {
+function packageOf(frame: CallFrame): string {
   const url = frame.url.replace(/^file:\/\//, '');
   if (url === '') return frame.functionName.startsWith('(') ? frame.functionName : '(native)';
   if (url.startsWith('node:')) return 'node:internal';

@@ -199,7 +199,7 @@ const ENDPOINT_KEYS: Record<string, string> = {
  * size, and headlines over the first size: `api_rps` and `api_raw_rps` (mean req/s of its endpoints) and
  * `api_ratio_min` (the lowest endpoint ratio).
  */
-export function flatFigures(r: Results): Record<string, number> {
+function flatFigures(r: Results): Record<string, number> {
   const figures: Record<string, number> = {};
   for (const size of r.sizes) {
     const s = sizeLabel(size.tickets);

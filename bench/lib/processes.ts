@@ -78,7 +78,7 @@ export function cpuSecondsOf(pid: number | undefined): number | null {
 const CLOCK_TICKS_PER_SECOND = 100;
 
 /** The processes whose command line matches `pattern` (`pgrep -f`). */
-export function pidsMatching(pattern: string): number[] {
+function pidsMatching(pattern: string): number[] {
   try {
     return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
   } catch {

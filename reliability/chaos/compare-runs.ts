@@ -6,7 +6,7 @@ import { dumpDifference, dumpSchema, type DumpDifference } from '@lottery/testin
 /** The log positions differ between a Kafka and a Postgres log with the same events: not a divergence. */
 const LEGITIMATELY_DIFFERENT = ['read_model_migrations', 'projector_state'];
 
-export async function dumpReadModels(databaseUrl: string): Promise<string> {
+async function dumpReadModels(databaseUrl: string): Promise<string> {
   const dataSource = createReadModelDataSource({ url: databaseUrl, poolSize: 1, applicationName: 'chaos-dump' });
   await dataSource.initialize();
   try {

@@ -1,5 +1,5 @@
 /** Postgres's idle_in_transaction_session_timeout: the server ended a transaction left idle too long. */
-export const IDLE_IN_TRANSACTION_TIMEOUT = '25P03';
+const IDLE_IN_TRANSACTION_TIMEOUT = '25P03';
 
 /** Whether the server's reason for ending a connection, or a statement's error, is that timeout. */
 export const endedIdleInTransaction = (...errors: unknown[]): boolean =>

@@ -4,7 +4,7 @@ import { urlHidingHooks } from './hidden-urls';
 
 export type { Logger };
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** LOG_LEVEL as every app validates it with the rest of its environment. */

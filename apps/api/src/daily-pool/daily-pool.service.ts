@@ -7,7 +7,7 @@ import type { PoolWalletEntriesDto } from './dto/pool-entry.dto';
 import type { NoActiveRoundDto, PoolRoundViewDto, PoolRoundWithWinnerDto } from './dto/pool-round.dto';
 import { formatPoolRound, formatPoolRoundWithWinner, formatPoolWalletEntry } from './pool-formatters';
 
-export const NO_ACTIVE_ROUND = 'No active round';
+const NO_ACTIVE_ROUND = 'No active round';
 
 const roundNotFound = () => new PlainApiError(404, 'Round not found');
 

@@ -7,7 +7,7 @@ import type { PoolRoundViewDto, PoolRoundWithWinnerDto, PoolTransactionDto } fro
  * Read-model records → the pool API's JSON: integers for ids (the spec's type), lowercase addresses,
  * ISO 8601 UTC timestamps with milliseconds, null for a missing transaction or winner.
  */
-export function formatPoolEntry(entry: PoolEntryRecord): PoolEntryDto {
+function formatPoolEntry(entry: PoolEntryRecord): PoolEntryDto {
   return { id: entry.id, address: normalizeAddress(entry.address), timestamp: formatTimestamp(entry.timestamp) };
 }
 

@@ -5,7 +5,7 @@ import type { RouteTable } from '../http/route-table';
 import { sendErrorReply } from '../http/send-error-reply';
 import type { AppLogger } from '../logger';
 
-export const DATA_API_PREFIX = '/v1';
+const DATA_API_PREFIX = '/v1';
 
 /** Renders every Data API error as `{error: {code, message, request_id}}`; never a stack or a cause. */
 export class DataApiExceptionFilter implements ApiGroupExceptionFilter {

@@ -2,7 +2,7 @@
  * The Data API's error codes and their HTTP statuses: the spec's table plus our choices for the three
  * codes it leaves open (unauthorized 401, validation_failed 422, internal_error 500; see README).
  */
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   invalid_request: 400,
   invalid_address: 400,
   invalid_cursor: 400,

@@ -4,9 +4,9 @@ import { DailyPoolModule } from '../daily-pool/daily-pool.module';
 import { PartnerGiveawaysModule } from '../partner-giveaways/partner-giveaways.module';
 import { exactSchemas } from './openapi-document';
 
-export const FREE_TICKETS_API_VERSION = '1.0.0';
+const FREE_TICKETS_API_VERSION = '1.0.0';
 export const FREE_TICKETS_OPENAPI_JSON_PATH = 'api/v1/openapi.json';
-export const FREE_TICKETS_DOCS_PATH = 'api/v1/docs';
+const FREE_TICKETS_DOCS_PATH = 'api/v1/docs';
 
 /**
  * The daily pool and partner free ticket APIs (`/api/v1/…`) in their own OpenAPI 3 document: they have

@@ -5,9 +5,9 @@ import { DataApiModule } from '../data-api/data-api.module';
 import { RESPONSE_HEADERS } from '../data-api/openapi-headers';
 import { SUNSET_EXTENSION } from '../http/deprecation/deprecated.decorator';
 
-export const DATA_API_VERSION = '1.6.0';
+const DATA_API_VERSION = '1.6.0';
 export const OPENAPI_JSON_PATH = 'v1/openapi.json';
-export const DOCS_PATH = 'v1/docs';
+const DOCS_PATH = 'v1/docs';
 
 /** The Data API's OpenAPI 3 document, generated from the controllers and DTOs. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {

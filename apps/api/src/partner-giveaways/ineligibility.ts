@@ -3,7 +3,7 @@ import { PlainApiError } from '../http/plain-api-error';
 import type { IneligibleDto } from './dto/partner-responses.dto';
 
 /** The reasons a partner's request is refused, as the partner API words them (see README). */
-export const INVALID_PARTNER_TEXT = 'Invalid API key or partner not found';
+const INVALID_PARTNER_TEXT = 'Invalid API key or partner not found';
 export const REASON_TEXT: Record<IneligibilityReason, string> = {
   wallet_limit_reached: 'Wallet limit reached',
   quantity_exhausted: 'Free tickets limit reached',

@@ -6,7 +6,7 @@ import { PlainApiError } from '../http/plain-api-error';
 import { invalidPartner } from './ineligibility';
 import { PARTNER_GIVEAWAYS, type PartnerGiveaways } from './partner-giveaways.token';
 
-export const GIVEAWAYS_DISABLED_TEXT = 'Partner free tickets are not enabled on this server';
+const GIVEAWAYS_DISABLED_TEXT = 'Partner free tickets are not enabled on this server';
 
 const authenticated = new WeakMap<FastifyRequest, PartnerRecord>();
 

@@ -9,15 +9,15 @@ import { ineligible } from './ineligibility';
 import { PARTNER_GIVEAWAYS, type PartnerGiveaways } from './partner-giveaways.token';
 import { waitForGrantOutcome } from './purchase/grant-outcome';
 
-export const PURCHASED_MESSAGE = 'Free ticket purchased';
+const PURCHASED_MESSAGE = 'Free ticket purchased';
 /** The receipt of a purchase this POST did not start: a retry's, or a POST sent while another ran. */
-export const PURCHASED_EARLIER_MESSAGE = 'Free ticket purchased by an earlier request for this wallet';
+const PURCHASED_EARLIER_MESSAGE = 'Free ticket purchased by an earlier request for this wallet';
 
 /**
  * How long queueing a purchase may take. A queue that has never reached Redis waits for it without end
  * (its retry limit counts only once connected): past this the POST answers 503 like any Redis outage.
  */
-export const ENQUEUE_TIMEOUT_MS = 5_000;
+const ENQUEUE_TIMEOUT_MS = 5_000;
 
 function timedOut(ms: number): Promise<never> {
   return new Promise((_resolve, reject) => {
@@ -55,7 +55,7 @@ function recordReceiptLater(
   }, RECEIPT_RECORD_RETRY_MS).unref();
 }
 
-export const STILL_PENDING_TEXT = 'Timed out waiting for the transaction; the ticket may still be issued';
+const STILL_PENDING_TEXT = 'Timed out waiting for the transaction; the ticket may still be issued';
 
 /** The partner API: eligibility, and a purchase that reserves, queues the one signer, and waits. */
 @Injectable()

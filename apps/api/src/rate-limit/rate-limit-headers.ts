@@ -6,7 +6,7 @@ import type { RateLimitTier } from './tier-limits';
  * the one with fewer requests left; on a tie the one that refills later, since that is when the
  * caller really gets capacity back.
  */
-export function bindingBucket(decision: RateLimitDecision): BucketState {
+function bindingBucket(decision: RateLimitDecision): BucketState {
   const { minute, day } = decision;
   if (minute.remaining !== day.remaining) return minute.remaining < day.remaining ? minute : day;
   return minute.resetAtMs >= day.resetAtMs ? minute : day;

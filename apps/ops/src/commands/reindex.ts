@@ -45,7 +45,7 @@ export interface ReindexResult {
  * memory while it runs, so it must be (re)started after the append; a running embedded indexer is
  * stopped before it, and its supervisor starts it again.
  */
-export async function runReindex(run: ReindexRun): Promise<ReindexResult> {
+async function runReindex(run: ReindexRun): Promise<ReindexResult> {
   const rpc = new LotteryRpc(run.rpcUrl, [], { timeoutMs: 20_000 });
   const nodeChainId = await rpc.chainId().catch((error: unknown) => {
     // the embedded instance's anvil stopped says so; another node in one line, not viem's whole report

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ProgressReporter } from '@lottery/telemetry';
 
 /** A few gauges of a Prometheus text page, by name (no labels). */
-export async function scrapeGauges(url: string, names: readonly string[]): Promise<Record<string, number>> {
+async function scrapeGauges(url: string, names: readonly string[]): Promise<Record<string, number>> {
   const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
   const text = await response.text();
   const values: Record<string, number> = {};

@@ -9,7 +9,7 @@ const OPS_ENTRY = appEntry('ops');
  * which may be stale (the supervisor restarted the indexer, or the instance is gone and the pid reused):
  * only a process whose command line runs the indexer's entry point is ever signalled.
  */
-export function isRunningIndexer(pid: number | undefined): pid is number {
+function isRunningIndexer(pid: number | undefined): pid is number {
   return runsEntry(pid, INDEXER_ENTRY);
 }
 

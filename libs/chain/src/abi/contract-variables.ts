@@ -3,7 +3,7 @@
  * deployment's `addresses`), as the indexer reads them and `ops start` passes them on: the jackpot's is
  * required, the others optional.
  */
-export const CONTRACT_VARIABLE_OF = {
+const CONTRACT_VARIABLE_OF = {
   jackpot: 'JACKPOT_ADDRESS',
   lpManager: 'LP_MANAGER_ADDRESS',
   payoutCalculator: 'PAYOUT_CALCULATOR_ADDRESS',

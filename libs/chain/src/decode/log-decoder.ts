@@ -10,7 +10,7 @@ import {
 import { lotteryEventsAbi } from '../abi/lottery-events.abi';
 import { compileEventDecoders, type DecodedEvent } from './event-decoder';
 
-export class UndecodableLogError extends Error {
+class UndecodableLogError extends Error {
   constructor(
     readonly log: Pick<Log, 'blockNumber' | 'logIndex' | 'transactionHash'>,
     reason: string,

@@ -9,7 +9,7 @@ import solc from 'solc';
 import type { Abi, Hex } from 'viem';
 import { CONTRACT_KEYS, DEPLOYABLE_CONTRACTS, type DeployableContract } from './contract-names';
 
-export const SOLIDITY_DIR = join(__dirname, '..', '..', 'solidity');
+const SOLIDITY_DIR = join(__dirname, '..', '..', 'solidity');
 
 export interface CompiledContract {
   abi: Abi;

@@ -47,7 +47,7 @@ export interface LotteryRpc {
 const toQuantity = (value: bigint): Hex => `0x${value.toString(16)}`;
 
 /** Names the custom error inside a failed eth_sendTransaction / eth_estimateGas, when there is one. */
-export function describeRevert(error: unknown): string {
+function describeRevert(error: unknown): string {
   if (!(error instanceof BaseError)) return error instanceof Error ? error.message : String(error);
   const data = /0x[0-9a-fA-F]{8,}/.exec(error.details ?? error.shortMessage)?.[0] as Hex | undefined;
   if (data) {

@@ -9,7 +9,7 @@ import type { SimulationContext } from './simulation-context';
 export const POOL_REENTRY_DELAY_SECONDS = 6n * 3600n;
 
 /** What DailyTicketPool.enter() accepts: no entry in the current drawing, or the last one 6 hours old. */
-export async function mayEnterPool(ctx: SimulationContext, entrant: Address): Promise<boolean> {
+async function mayEnterPool(ctx: SimulationContext, entrant: Address): Promise<boolean> {
   const [drawingId, time] = await ctx.rpc.publicClient.readContract({
     address: ctx.deployment.addresses.dailyTicketPool,
     abi: dailyTicketPoolAbi,

@@ -79,7 +79,7 @@ export function referralSchemes(referrers: readonly Address[]): ReferralSchemeSp
   ];
 }
 
-export function emptyStats(): SimulationStats {
+function emptyStats(): SimulationStats {
   return {
     orders: 0,
     tickets: 0,

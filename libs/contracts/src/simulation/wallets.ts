@@ -24,7 +24,7 @@ export interface SimulationWallets {
 
 export const DEFAULT_WALLET_COUNTS: WalletCounts = { players: 16, referrers: 5, lps: 3 };
 
-export function deriveAddress(seed: string | number, role: string, index: number): Address {
+function deriveAddress(seed: string | number, role: string, index: number): Address {
   return getAddress(`0x${keccak256(toHex(`lottery-simulator:${seed}:${role}:${index}`)).slice(-40)}`);
 }
 

@@ -8,7 +8,7 @@ export interface PostgresLogSchema {
 }
 
 /** How long init() waits for the log table's lock to convert jsonb envelopes (postgresLogSchema). */
-export const CONVERSION_LOCK_TIMEOUT = '2s';
+const CONVERSION_LOCK_TIMEOUT = '2s';
 
 /** The longest schema name a Postgres log accepts. */
 export const LOG_SCHEMA_NAME_MAX = 40;

@@ -5,7 +5,7 @@ import { createHash, randomInt } from 'node:crypto';
  * 22 base62 characters carry ~131 bits of entropy, so a plain SHA-256 is a safe storage hash: there is
  * nothing to brute-force that a slow KDF would protect, and lookups stay one indexed equality.
  */
-export const API_KEY_SECRET_LENGTH = 22;
+const API_KEY_SECRET_LENGTH = 22;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** Prefix and environment are lowercase words without `_`, so a key splits unambiguously. */
 export const KEY_WORD_PATTERN = /^[a-z][a-z0-9]{0,15}$/;

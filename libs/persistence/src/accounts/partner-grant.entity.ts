@@ -1,13 +1,11 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { ACCOUNTS_SCHEMA } from './accounts-schema';
 
-export const GRANT_STATUSES = ['pending', 'sent', 'succeeded', 'failed'] as const;
-
 /**
  * pending: reserved, nothing signed yet. sent: its signed transaction is stored (maybe not yet
  * broadcast), with the others of its nonce (replaced as the network's fees rose). succeeded: mined successfully. failed: will never be mined; the partner got the ticket back.
  */
-export type GrantStatus = (typeof GRANT_STATUSES)[number];
+export type GrantStatus = 'pending' | 'sent' | 'succeeded' | 'failed';
 
 /** One free ticket a partner grants to a wallet: the ledger row behind a reservation and its purchase. */
 @Entity({ schema: ACCOUNTS_SCHEMA, name: 'partner_grants' })

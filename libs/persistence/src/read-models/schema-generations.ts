@@ -12,7 +12,7 @@ import { nextSchemaName, readSchemaName, retiredSchemaName } from './schema-name
  * row through millions of inserts. The fold's own statements never need them (a reorg undo during a
  * replay falls back to scans, which is fine for how rarely that happens).
  */
-export const SERVING_ONLY_INDEXES = [
+const SERVING_ONLY_INDEXES = [
   'tickets_wallet',
   'tickets_wallet_round',
   'ticket_outcomes_round_wins',

@@ -5,7 +5,7 @@ import type { RoundModel, WalletDelta, WalletRecomputed, WalletRoundTally } from
  * total_spent (docs/read-models.md): the face value of the tickets a wallet received, i.e. the round's
  * ticket price per ticket, counted for the recipient like every other wallet stat.
  */
-export const spendOf = (round: Pick<RoundModel, 'ticketPrice'>, tickets: number): bigint =>
+const spendOf = (round: Pick<RoundModel, 'ticketPrice'>, tickets: number): bigint =>
   round.ticketPrice * BigInt(tickets);
 
 const earliest = (a: Date | null, b: Date | null): Date | null => (a === null || (b !== null && b < a) ? b : a);

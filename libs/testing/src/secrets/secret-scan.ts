@@ -16,7 +16,7 @@ export interface SecretScan {
 }
 
 /** The shortest piece of a secret (in its plain form) that counts as leaked: less is what a hint may show. */
-export const MIN_LEAKED_CHARS = 16;
+const MIN_LEAKED_CHARS = 16;
 
 interface Needle {
   form: string;

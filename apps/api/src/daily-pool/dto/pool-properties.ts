@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { PATTERNS } from '../../data-api/dto/api-properties';
 
 /** The pool API returns addresses lowercase, as it validates and stores them (spec). */
-export const LOWERCASE_ADDRESS_PATTERN = '^0x[a-f0-9]{40}$';
+const LOWERCASE_ADDRESS_PATTERN = '^0x[a-f0-9]{40}$';
 
 export const ApiLowercaseAddress = (description: string) =>
   ApiProperty({

@@ -12,7 +12,7 @@ export const PATTERNS = {
 } as const;
 
 /** Count / integer fields: 0..2^53-1 unless a tighter bound is given. */
-export const MAX_INTEGER = Number.MAX_SAFE_INTEGER;
+const MAX_INTEGER = Number.MAX_SAFE_INTEGER;
 
 interface Nullable {
   nullable?: boolean;

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ERROR_CODES } from '../../http/api-error';
 
-export class ErrorBodyDto {
+class ErrorBodyDto {
   @ApiProperty({
     type: 'string',
     description: `Machine-readable code; clients discriminate on it and must tolerate new ones. Current codes: ${ERROR_CODES.join(', ')}`,

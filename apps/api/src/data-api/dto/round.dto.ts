@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ApiAmount, ApiBoolean, ApiInteger, ApiNumbers, ApiRoundId, ApiTimestamp } from './api-properties';
 import { AmountDto } from './amount.dto';
 
-export class BallPoolDto {
+class BallPoolDto {
   @ApiInteger({ minimum: 1, description: 'Normal balls range over 1..normals_max' })
   normals_max!: number;
 
@@ -10,7 +10,7 @@ export class BallPoolDto {
   bonusball_max!: number;
 }
 
-export class WinningNumbersDto {
+class WinningNumbersDto {
   @ApiNumbers(5, 'The five drawn normal balls')
   normals!: number[];
 
@@ -38,7 +38,7 @@ export class PrizeTierDto {
   ticket_count!: number;
 }
 
-export const ROUND_STATUSES = ['active', 'settled'] as const;
+const ROUND_STATUSES = ['active', 'settled'] as const;
 
 export class RoundDto {
   @ApiRoundId()

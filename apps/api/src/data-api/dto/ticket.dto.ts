@@ -12,7 +12,7 @@ import {
 import { AmountDto } from './amount.dto';
 
 /** The fields tickets and wins share; they differ only in how the draw outcome is represented. */
-export abstract class TicketBaseDto {
+abstract class TicketBaseDto {
   @ApiDigits()
   id!: string;
 

@@ -18,7 +18,7 @@ const INTEGER = /^-?\d+$/;
  * so adding optional ones later stays non-breaking.
  */
 @Injectable()
-export class PageQueryPipe implements PipeTransform<Record<string, unknown>, PageRequest> {
+class PageQueryPipe implements PipeTransform<Record<string, unknown>, PageRequest> {
   transform(query: Record<string, unknown>): PageRequest {
     const cursor = query['cursor'];
     if (cursor !== undefined && typeof cursor !== 'string') {

@@ -16,7 +16,7 @@ export interface DeprecationOptions {
 export const SUNSET_EXTENSION = 'x-sunset';
 
 /** Versioning policy: a sunset is announced at least 90 days before removal. */
-export const MIN_NOTICE_DAYS = 90;
+const MIN_NOTICE_DAYS = 90;
 const DAY_MS = 86_400_000;
 
 /**

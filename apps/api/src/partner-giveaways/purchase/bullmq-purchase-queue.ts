@@ -13,7 +13,7 @@ import {
   within,
 } from './purchase-queue';
 
-export const PURCHASE_QUEUE_NAME = 'partner-free-tickets';
+const PURCHASE_QUEUE_NAME = 'partner-free-tickets';
 
 /** How long closing waits for Redis before letting go. */
 const CLOSE_WAIT_MS = 2000;

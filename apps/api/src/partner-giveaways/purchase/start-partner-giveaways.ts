@@ -26,7 +26,7 @@ export interface PurchaseTuning {
   runWorker: boolean;
 }
 
-export const DEFAULT_PURCHASE_TUNING: PurchaseTuning = {
+const DEFAULT_PURCHASE_TUNING: PurchaseTuning = {
   policy: DEFAULT_ATTEMPT_POLICY,
   recoveryIntervalMs: 60_000,
   lockDurationMs: 30_000,
