@@ -13,7 +13,7 @@ import { LiveSubscriptions } from '../subscription/live-subscriptions';
 import { DEFAULT_MAX_BATCH, runSubscription } from '../subscription/run-subscription';
 import { WakeSignal } from '../subscription/wake-signal';
 import { useSizedGzipCodec } from './gzip-codec';
-import { kafkaLogCreator } from './kafka-log';
+import { kafkaLogCreator } from './kafkajs-logger';
 import { LazyClient } from './lazy-client';
 import { KafkaPartitionReader, type KafkaRecord } from './kafka-partition-reader';
 import { ensureLogTopics, type KafkaLogTopics, kafkaLogTopics, MAX_MESSAGE_BYTES } from './kafka-topics';
@@ -69,6 +69,11 @@ interface ResumableReader {
 
 /** How often offsets are asked for while the broker answers that it cannot tell yet (a retriable error). */
 const OFFSETS_ATTEMPTS = 6;
+/**
+ * How long a committed append may stay unreadable (its markers unwritten) before the append fails: the
+ * writer then builds on nothing it has not seen (its next append, on a fresh producer, checks the log).
+ */
+const COMMIT_VISIBLE_TIMEOUT_MS = 30_000;
 
 /** The production log: one single-partition topic per chain, written in Kafka transactions. */
 export class KafkaEventLog implements EventLog {
@@ -235,13 +240,15 @@ export class KafkaEventLog implements EventLog {
         }
         this.checkedProducer = producer;
       }
+      let lastEvent = NO_CHECKPOINT;
       for (const chunk of encodeInChunks(events, SEND_CHUNK)) {
-        await transaction.send({
+        const [sent] = await transaction.send({
           topic: this.topics.events,
           acks: -1,
           compression: CompressionTypes.GZIP,
           messages: chunk.map((value) => ({ key: this.key, value })),
         });
+        if (sent) lastEvent = Number(sent.baseOffset) + chunk.length - 1;
       }
       const [written] = await transaction.send({
         topic: this.topics.checkpoints,
@@ -249,7 +256,10 @@ export class KafkaEventLog implements EventLog {
         messages: [{ key: this.key, value: JSON.stringify(checkpoint) }],
       });
       await transaction.commit();
-      if (written) this.writer.appended(Number(written.baseOffset));
+      if (written) {
+        await this.untilReadable(lastEvent, Number(written.baseOffset));
+        this.writer.appended(Number(written.baseOffset));
+      }
     } catch (error) {
       // A fresh producer for the next append: a fenced one (another writer registered the id) would fail
       // every transaction, and its abort, a no-op when nothing was sent yet, succeeds; the fresh one
@@ -265,6 +275,29 @@ export class KafkaEventLog implements EventLog {
    * broker may answer "not the leader" or "leader not available" for a moment, which kafkajs's admin
    * passes on for offsets: a retriable answer is asked again, after the topic's metadata is refreshed.
    */
+  /**
+   * The commit answers before the coordinator has written the transaction's markers, and readers see its
+   * records only after them. An append returns once its events and checkpoint are readable: a writer that
+   * resumes right after reads this checkpoint, not the one before it (which, on the same checked producer,
+   * it would append after again), and a read after the append sees it.
+   */
+  private async untilReadable(lastEvent: number, checkpoint: number): Promise<void> {
+    const deadline = Date.now() + COMMIT_VISIBLE_TIMEOUT_MS;
+    for (let pause = 2; ; pause = Math.min(pause * 2, 100)) {
+      const [events, checkpoints] = await Promise.all([
+        this.offsets(this.topics.events),
+        this.offsets(this.topics.checkpoints),
+      ]);
+      if (events.high > lastEvent && checkpoints.high > checkpoint) return;
+      if (Date.now() > deadline) {
+        throw new Error(
+          `the append committed to ${this.topics.events} did not become readable within ${COMMIT_VISIBLE_TIMEOUT_MS} ms`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+
   private async offsets(topic: string): Promise<{ low: number; high: number }> {
     const admin = await this.admin.get();
     for (let attempt = 1; ; attempt++) {

@@ -57,7 +57,8 @@ export function runSubscription(
         await growBatch(batch, source, wake, maxBatch, Date.now() + maxWaitMs, () => stopping);
         // After stop() the batch is dropped undelivered: the consumer resumes from its own stored position.
         if (stopping) break;
-        cutOff = batch.length >= maxBatch ? await endWithATransaction(batch, source, maxBatch) : [];
+        cutOff =
+          batch.length >= maxBatch ? await endWithATransaction(batch, source, wake, maxBatch, () => stopping) : [];
         await onBatch(batch);
         next = lastPosition(batch) + 1;
       }
@@ -104,12 +105,16 @@ const transactionOf = (e: EventEnvelope): string | null =>
 /**
  * Makes a full batch end with a whole transaction: cut before its last transaction, or, when the batch
  * is one transaction so far, grown with the rest of it. Returns the events taken off or pulled beyond
- * it, which start the next batch.
+ * it, which start the next batch. A source with nothing more may still be receiving the rest of the
+ * append (Kafka hands out an append's records only up to a fetched end of it): the batch waits for it,
+ * up to a second without news, as long as the rest of an idle log would take to show.
  */
 async function endWithATransaction(
   batch: LoggedEvent[],
   source: EventSource,
+  wake: WakeSignal,
   maxBatch: number,
+  isStopping: () => boolean,
 ): Promise<LoggedEvent[]> {
   const last = transactionOf(batch[batch.length - 1].event);
   if (last === null) return [];
@@ -121,7 +126,7 @@ async function endWithATransaction(
     const end = more.findIndex((logged) => transactionOf(logged.event) !== last);
     batch.push(...(end === -1 ? more : more.slice(0, end)));
     if (end !== -1) return more.slice(end);
-    if (more.length === 0) return [];
+    if (more.length === 0 && (isStopping() || !(await wake.wait(IDLE_RECHECK_MS)))) return [];
   }
 }
 
