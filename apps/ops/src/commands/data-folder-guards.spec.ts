@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { runInProcess } from '../../test/support/in-process-ops';
-import { dataDir, liveProcesses, readState, writeState } from '../data-dir';
+import { dataDir, readState, writeState } from '../data-dir';
+import { liveProcesses } from '../instance-processes';
 import { registerReset } from './reset';
 import { runStart } from './start';
 

@@ -1,6 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import type { Command } from 'commander';
-import { dataDir, liveProcesses, startIsRunning, statePath, stopLeftServers } from '../data-dir';
+import { dataDir, statePath } from '../data-dir';
+import { liveProcesses, startIsRunning, stopLeftServers } from '../instance-processes';
 import { print } from '../output';
 
 /**

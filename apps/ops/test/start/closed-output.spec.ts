@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appNodeArgs } from '@lottery/telemetry';
-import { isAlive } from '../../src/data-dir';
+import { isAlive } from '../../src/instance-processes';
 
 jest.setTimeout(120_000);
 

@@ -10,13 +10,7 @@ export async function flushSegment(writes: FoldWrites, state: SegmentState): Pro
   await writes.insertChainEvents(state.chainEvents);
   await writes.insertAppliedBlocks(state.appliedBlocks);
   await writes.insertReferralSchemes(state.newSchemes);
-  await writes.upsertRounds(
-    [...state.changedRounds].map((id) => {
-      const round = state.rounds.get(id);
-      if (!round) throw new Error(`changed round ${id} is not in the segment`);
-      return withDerived(round);
-    }),
-  );
+  await writes.upsertRounds(state.changedRoundModels().map(withDerived));
   await writes.insertTickets(state.newTickets);
   // a ticket drawn in this segment gets its outcome row with its claim, if any, already in it
   await writes.insertOutcomes([...state.drawn].filter(hasOutcome));

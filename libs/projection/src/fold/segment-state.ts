@@ -140,6 +140,16 @@ export class SegmentState {
     this.changedRounds.add(round.id);
   }
 
+  /** The rounds this segment changed, as it left them. */
+  changedRoundModels(): RoundModel[] {
+    return [...this.changedRounds].map((id) => {
+      const round = this.rounds.get(id);
+      // every round is loaded into the segment before a rule may change it
+      if (!round) throw new Error(`projector bug: round ${id} was changed without being loaded into the segment`);
+      return round;
+    });
+  }
+
   /** Schemes named by these tickets that are not in memory yet. */
   async loadSchemesOf(reads: FoldReadsPort, tickets: readonly Pick<DrawnTicket, 'referralScheme'>[]): Promise<void> {
     const missing = new Set<Hex>();

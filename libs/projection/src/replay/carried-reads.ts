@@ -80,11 +80,9 @@ export class CarriedReads implements FoldReadsPort {
       else this.undrawn.set(ticket.roundId, [ticket]);
       this.claimable.set(ticket.userTicketId, ticket);
     }
-    for (const id of state.changedRounds) {
-      const round = state.rounds.get(id);
-      if (!round) throw new Error(`changed round ${id} is not in the segment`);
-      this.roundsById.set(id, round);
-      if (round.drawnBlock !== null) this.undrawn.delete(id);
+    for (const round of state.changedRoundModels()) {
+      this.roundsById.set(round.id, round);
+      if (round.drawnBlock !== null) this.undrawn.delete(round.id);
     }
     for (const ticket of state.drawn) {
       if (isStored(ticket) && !isClaimable(ticket)) this.claimable.delete(ticket.userTicketId);
