@@ -20,7 +20,7 @@ function decodeBody(type: string, p: FieldReader): DecodedBody {
     case 'NewDrawingInitialized':
       return {
         type,
-        roundId: p.int8('drawingId'),
+        roundId: p.id('drawingId'),
         prizePool: p.uint('prizePool'),
         ticketPrice: p.uint('ticketPrice'),
         normalBallMax: p.safeUint('normalBallMax', 255),
@@ -32,7 +32,7 @@ function decodeBody(type: string, p: FieldReader): DecodedBody {
     case 'TicketOrderProcessed':
       return {
         type,
-        roundId: p.int8('currentDrawingId'),
+        roundId: p.id('currentDrawingId'),
         buyer: p.address('buyer'),
         recipient: p.address('recipient'),
         lpEarnings: p.uint('lpEarnings'),
@@ -41,7 +41,7 @@ function decodeBody(type: string, p: FieldReader): DecodedBody {
       const scheme = p.bytes32('referralScheme');
       return {
         type,
-        roundId: p.int8('currentDrawingId'),
+        roundId: p.id('currentDrawingId'),
         recipient: p.address('recipient'),
         userTicketId: p.uint('userTicketId'),
         normals: p.smallInts('normals', NORMALS_PER_TICKET),
@@ -59,28 +59,28 @@ function decodeBody(type: string, p: FieldReader): DecodedBody {
     case 'ReferralFeeCollected':
       return { type, referrer: p.address('referrer'), amount: p.uint('amount') };
     case 'JackpotLocked':
-      return { type, roundId: p.int8('drawingId') };
+      return { type, roundId: p.id('drawingId') };
     case 'PrizeTierPayoutsCalculated':
-      return { type, roundId: p.int8('drawingId'), tierPayouts: p.uints('tierPayouts', TIER_COUNT) };
+      return { type, roundId: p.id('drawingId'), tierPayouts: p.uints('tierPayouts', TIER_COUNT) };
     case 'WinnersCalculated':
       return {
         type,
-        roundId: p.int8('drawingId'),
+        roundId: p.id('drawingId'),
         winningNormals: ascending(p.smallInts('winningNormals', NORMALS_PER_TICKET)),
         winningBonusball: p.safeUint('winningBonusball', 255),
       };
     case 'JackpotSettled':
-      return { type, roundId: p.int8('drawingId'), lpEarnings: p.uint('lpEarnings') };
+      return { type, roundId: p.id('drawingId'), lpEarnings: p.uint('lpEarnings') };
     case 'TicketWinningsClaimed':
       return { type, userTicketId: p.uint('userTicketId') };
     case 'LpEarningsUpdated':
-      return { type, roundId: p.int8('drawingId'), amount: p.uint('amount') };
+      return { type, roundId: p.id('drawingId'), amount: p.uint('amount') };
     case 'PoolEntered':
-      return { type, roundId: p.int8('drawingId'), entrant: p.address('entrant'), entryId: p.int8('entryId') };
+      return { type, roundId: p.id('drawingId'), entrant: p.address('entrant'), entryId: p.id('entryId') };
     case 'PoolTicketsBought':
-      return { type, roundId: p.int8('drawingId') };
+      return { type, roundId: p.id('drawingId') };
     case 'PoolWinnerSelected':
-      return { type, roundId: p.int8('drawingId'), winner: p.address('winner'), entryId: p.int8('entryId') };
+      return { type, roundId: p.id('drawingId'), winner: p.address('winner'), entryId: p.id('entryId') };
     default:
       return { type: 'Unprojected', eventType: type };
   }

@@ -4,7 +4,7 @@ const UINT = /^(0|[1-9][0-9]{0,77})$/;
 const ADDRESS = /^0x[0-9a-f]{40}$/;
 const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
 const MAX_UINT256 = 2n ** 256n - 1n;
-const MAX_INT8 = 2n ** 63n - 1n;
+const MAX_ID = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
  * Reads one object's fields with their wire types checked (decimal-string uint256, lowercase address,
@@ -41,10 +41,13 @@ export class FieldReader {
     return this.uintValue(this.raw(name), name);
   }
 
-  /** A uint256 the read models keep as a Postgres `bigint` (drawing and pool entry ids). */
-  int8(name: string): bigint {
+  /**
+   * A drawing or pool entry id: stored as a Postgres `bigint`, and the pool API answers it as a JSON
+   * number, so at most 2^53 − 1 (a larger one would be answered rounded).
+   */
+  id(name: string): bigint {
     const v = this.uint(name);
-    return v <= MAX_INT8 ? v : this.bad(name, `a uint256 at most ${MAX_INT8} (stored as bigint)`);
+    return v <= MAX_ID ? v : this.bad(name, `a uint256 at most ${MAX_ID} (an id answered as a JSON number)`);
   }
 
   /** A uint256 that the read models keep as a JS number (ball numbers and counts, unix times). */

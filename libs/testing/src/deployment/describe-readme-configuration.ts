@@ -6,8 +6,8 @@ import { configurationTable, expectedDefault } from './readme-configuration-tabl
 
 /**
  * The README's configuration table of one app against the app, run by the app's own test with its
- * config: the table lists exactly the variables the app reads (its schema's, plus what the code reads
- * outside the schema, like NETWORK and LOG_LEVEL) and shows each schema default as the schema has it.
+ * config: the table lists exactly the variables the app reads (its schema's, plus any the code reads
+ * outside it) and shows each schema default as the schema has it.
  */
 export function describeReadmeConfiguration(app: DeployableApp): void {
   describe(`the README's configuration table of ${app.name}`, () => {
