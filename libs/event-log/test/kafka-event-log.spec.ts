@@ -251,5 +251,11 @@ describe('kafka event log topics made beforehand', () => {
     await expect(
       initOver('checkpoints', 1, { 'cleanup.policy': 'delete', 'retention.ms': '86400000' }),
     ).rejects.toThrow(/would delete the indexer's latest checkpoint .*set cleanup.policy=compact/);
+    for (const topic of ['events', 'checkpoints'] as const) {
+      const settings = topic === 'events' ? forever : { 'cleanup.policy': 'compact' };
+      await expect(initOver(topic, 1, { ...settings, 'unclean.leader.election.enable': 'true' })).rejects.toThrow(
+        /may lose acknowledged appends when its leader fails \(unclean.leader.election.enable=true\)/,
+      );
+    }
   });
 });

@@ -63,6 +63,8 @@ export async function ensureLogTopics(
 }
 
 const RETENTION = ['cleanup.policy', 'retention.ms', 'retention.bytes'] as const;
+/** A replica behind the leader may become leader: what the old leader had acknowledged is lost. */
+const UNCLEAN_ELECTION = 'unclean.leader.election.enable';
 type Retention = Record<(typeof RETENTION)[number], string | undefined>;
 
 const keepsForever = (c: Retention) => c['retention.ms'] === '-1' && c['retention.bytes'] === '-1';
@@ -75,7 +77,7 @@ async function refuseForgettingTopics(admin: Admin, topics: KafkaLogTopics): Pro
     resources: [topics.events, topics.checkpoints].map((name) => ({
       type: ConfigResourceTypes.TOPIC,
       name,
-      configNames: [...RETENTION],
+      configNames: [...RETENTION, UNCLEAN_ELECTION],
     })),
   });
   const settings = (topic: string): Retention => {
@@ -87,6 +89,15 @@ async function refuseForgettingTopics(admin: Admin, topics: KafkaLogTopics): Pro
       'retention.bytes': value('retention.bytes'),
     };
   };
+  for (const topic of [topics.events, topics.checkpoints]) {
+    const entries = resources.find((r) => r.resourceName === topic)?.configEntries ?? [];
+    if (entries.find((e) => e.configName === UNCLEAN_ELECTION)?.configValue === 'true') {
+      throw new Error(
+        `topic ${topic} may lose acknowledged appends when its leader fails (${UNCLEAN_ELECTION}=true): ` +
+          `set ${UNCLEAN_ELECTION}=false (kafka-configs.sh --alter)`,
+      );
+    }
+  }
   const shown = (c: Retention) => RETENTION.map((name) => `${name}=${c[name]}`).join(', ');
   const events = settings(topics.events);
   if (compacts(events) || !keepsForever(events)) {
