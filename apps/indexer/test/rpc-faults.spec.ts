@@ -218,6 +218,32 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
     }
   });
 
+  it("takes no empty answer by block hash from a replica that has not seen the block: the block's events are read", async () => {
+    const lagging = await startRpcFaultProxy(f.anvil.rpcUrl);
+    try {
+      const envelopes = await followIntoFreshLog(
+        f,
+        'indexer_faults_hash_logs',
+        lagging.url,
+        {},
+        async (log, failed) => {
+          await checkpointAtHead(f, log, failed);
+          // following at the head: a purchase whose block's logs (asked by its hash) come from a replica
+          // two blocks behind, which answers [] for a hash it does not know
+          lagging.faults.logsLagBlocks = 2;
+          const asked = lagging.stats.logsAboveReplica;
+          await buyOrder(sim, 2);
+          await eventually(async () => lagging.stats.logsAboveReplica > asked, 'the block asked of the replica behind');
+          lagging.faults.logsLagBlocks = 0; // the replica catches up
+          await checkpointAtHead(f, log, failed);
+        },
+      );
+      expect(logView(envelopes)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));
+    } finally {
+      await lagging.close();
+    }
+  });
+
   it('undoes what it appended of a chain that reorganised under its backfill, deeper than REORG_DEPTH', async () => {
     const fork = await headOf(f.anvil.rpcUrl);
     const snapshot = await rpcCall(f.anvil.rpcUrl, 'evm_snapshot');

@@ -21,8 +21,9 @@ export interface RpcFaults {
   callLagBlocks: number;
   /**
    * eth_getLogs, and the rest of its JSON-RPC batch, go to a replica this many blocks behind: its logs
-   * stop at its head (with no error, as a node answers for blocks it has not seen) and its headers above
-   * it are null.
+   * stop at its head (with no error, as a node answers for blocks it has not seen), its headers above
+   * it are null, and of a block above it asked by hash it knows no logs ([], as besu and others answer
+   * for a hash they do not know) and no header.
    */
   logsLagBlocks: number;
   /** Calls of these methods never get an answer (a hung socket). */
@@ -148,7 +149,17 @@ export async function startRpcFaultProxy(
     if (req.method === 'eth_getBlockByNumber' && Number(first) > replicaHead) {
       return { jsonrpc: '2.0', id: req.id, result: null };
     }
-    const filter = (first ?? {}) as { fromBlock?: string; toBlock?: string };
+    const filter = (first ?? {}) as { fromBlock?: string; toBlock?: string; blockHash?: string };
+    const byHash = req.method === 'eth_getBlockByHash' ? (first as string) : filter.blockHash;
+    if (byHash !== undefined && (req.method === 'eth_getLogs' || req.method === 'eth_getBlockByHash')) {
+      const block = (await forward({ id: 0, method: 'eth_getBlockByHash', params: [byHash, false] })) as {
+        result: { number: string } | null;
+      };
+      if (block.result && Number(block.result.number) > replicaHead) {
+        stats.logsAboveReplica++;
+        return { jsonrpc: '2.0', id: req.id, result: req.method === 'eth_getLogs' ? [] : null };
+      }
+    }
     if (req.method === 'eth_getLogs' && filter.toBlock !== undefined && Number(filter.toBlock) > replicaHead) {
       stats.logsAboveReplica++;
       if (filter.fromBlock !== undefined && Number(filter.fromBlock) > replicaHead) {

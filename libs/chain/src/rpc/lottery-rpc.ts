@@ -249,12 +249,18 @@ export class LotteryRpc {
   }
 
   private async logsOf(where: { blockHash: Hex }): Promise<MinedLog[]> {
-    const getLogs = async (filter: object) => ({
-      logs: (await this.client.request({
-        method: 'eth_getLogs',
-        params: [{ ...filter, ...where }],
-      })) as unknown as RawLog[],
-    });
+    // Several nodes answer [] for a block hash they do not know (a load-balanced replica behind the one
+    // that served the block by number): asked in one batch with the block's header, an answer without
+    // the header is that node's, not an empty block.
+    const getLogs = async (filter: object) => {
+      const batch = this.batch();
+      const [logs, block] = await Promise.all([
+        batch.request({ method: 'eth_getLogs', params: [{ ...filter, ...where }] }) as unknown as Promise<RawLog[]>,
+        batch.request({ method: 'eth_getBlockByHash', params: [where.blockHash, false] }),
+      ]);
+      if (!block) throw new Error(`the node that answered eth_getLogs of block ${where.blockHash} does not have it`);
+      return { logs };
+    };
     const [ours, payouts] = await Promise.all([
       getLogs({ address: this.addresses, topics: [TOPICS] }),
       getLogs({ topics: [TIER_PAYOUTS_TOPIC] }).catch((error: unknown) =>
