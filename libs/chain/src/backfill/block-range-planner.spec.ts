@@ -22,22 +22,22 @@ describe('BlockRangePlanner', () => {
 
   it("drops to the span the refused answer's size points at, unless the provider hints or the density says less", () => {
     const p = new BlockRangePlanner({ initialSpan: 1_000 });
-    expect(p.recordTooLarge(1_000, undefined, 7)).toBe(7);
+    expect(p.recordTooLarge(1_000, { estimatedBlocks: 7 })).toBe(7);
     expect(p.nextSpan()).toBe(7);
     const dense = new BlockRangePlanner({ initialSpan: 10, targetLogs: 4_000 });
     dense.recordSuccess(10, 20_000); // fits 2 blocks
     for (let i = 0; i < 6; i++) dense.recordSuccess(dense.nextSpan(), 0);
-    expect(dense.recordTooLarge(dense.nextSpan(), undefined, 40)).toBe(2);
-    expect(dense.recordTooLarge(500, 120, 7)).toBe(120);
+    expect(dense.recordTooLarge(dense.nextSpan(), { estimatedBlocks: 40 })).toBe(2);
+    expect(dense.recordTooLarge(500, { suggestedBlocks: 120, estimatedBlocks: 7 })).toBe(120);
   });
 
   it("never goes past a provider's cap again once a refusal stated it, however empty the blocks", () => {
     const p = new BlockRangePlanner({ initialSpan: 2_500, growth: 2 });
-    expect(p.recordTooLarge(2_500, undefined, undefined, 2_000)).toBe(1_250);
+    expect(p.recordTooLarge(2_500, { maxBlocks: 2_000 })).toBe(1_250);
     for (let i = 0; i < 10; i++) p.recordSuccess(p.nextSpan(), 0);
     expect(p.nextSpan()).toBe(2_000);
     // a cap above the refused range says nothing new (the refusal was the answer's size)
-    p.recordTooLarge(1_000, undefined, undefined, 5_000);
+    p.recordTooLarge(1_000, { maxBlocks: 5_000 });
     for (let i = 0; i < 10; i++) p.recordSuccess(p.nextSpan(), 0);
     expect(p.nextSpan()).toBe(2_000);
   });
@@ -52,7 +52,7 @@ describe('BlockRangePlanner', () => {
     const p = new BlockRangePlanner({ initialSpan: 1_000 });
     expect(p.recordTooLarge(1_000)).toBe(500);
     expect(p.nextSpan()).toBe(500);
-    expect(p.recordTooLarge(500, 120)).toBe(120);
+    expect(p.recordTooLarge(500, { suggestedBlocks: 120 })).toBe(120);
     expect(p.nextSpan()).toBe(120);
   });
 
@@ -70,7 +70,8 @@ describe('BlockRangePlanner', () => {
           for (const s of steps) {
             const span = p.nextSpan();
             if (s.ok) p.recordSuccess(span, s.logs);
-            else if (span > 1) expect(p.recordTooLarge(span, s.hint ?? undefined)).toBeLessThan(span);
+            else if (span > 1)
+              expect(p.recordTooLarge(span, { suggestedBlocks: s.hint ?? undefined })).toBeLessThan(span);
             expect(p.nextSpan()).toBeGreaterThanOrEqual(1);
             expect(p.nextSpan()).toBeLessThanOrEqual(5_000);
           }

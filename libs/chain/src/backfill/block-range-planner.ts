@@ -15,12 +15,27 @@ export interface RangePlannerOptions {
   growth?: number;
 }
 
+/** What a refusal of a range as too large said (each part when it said it). */
+export interface RangeRefusal {
+  /** The provider's hint: a range it would take. */
+  suggestedBlocks?: number;
+  /** The span the refused answer's size points at, at the same density. */
+  estimatedBlocks?: number;
+  /** The provider's cap on the blocks of one call. */
+  maxBlocks?: number;
+  /** The provider's cap on the logs of one answer. */
+  maxLogs?: number;
+  /** The node did not answer in time (nothing said of the range, but its span is suspect). */
+  timedOut?: boolean;
+}
+
 export class BlockRangePlanner {
   private span: number;
   private readonly minSpan: number;
   /** At most RangePlannerOptions.maxSpan, and at most the provider's cap once a refusal stated it. */
   private maxSpan: number;
-  private readonly targetLogs: number;
+  /** At most RangePlannerOptions.targetLogs, and half the provider's cap on an answer once a refusal stated it. */
+  private targetLogs: number;
   private readonly growth: number;
   /** The span fitted to the last range that had logs: the density to expect after a refusal. */
   private denseSpan: number;
@@ -49,15 +64,24 @@ export class BlockRangePlanner {
   }
 
   /**
-   * A range of `blocks` blocks was refused as too large; `suggestedBlocks` is the provider's hint, if
-   * any, `estimatedBlocks` the span its answer's size suggests at the same density, if known, and
-   * `maxBlocks` the provider's cap on a range, if its refusal stated one: no span goes past it again
-   * (growing through an empty stretch would otherwise be refused at every doubling).
+   * A range of `blocks` blocks was refused as too large (or timed out). A cap on a range's blocks the
+   * refused range exceeds binds from now on (growing through an empty stretch would otherwise be refused
+   * at every doubling); so does a cap on an answer's logs (half of it becomes the target: a span fitted
+   * to the density would otherwise overshoot it again and again). A timeout of a range wider than twice
+   * the density's span is the node's limit on a range (its cost grows with the blocks, not the logs):
+   * half of it binds. Returns the span of the refused range's first piece.
    */
-  recordTooLarge(blocks: number, suggestedBlocks?: number, estimatedBlocks?: number, maxBlocks?: number): number {
-    // a cap the refused range exceeds binds from now on; one it does not exceed says nothing of it
+  recordTooLarge(blocks: number, refusal: RangeRefusal = {}): number {
+    const { suggestedBlocks, estimatedBlocks, maxLogs, timedOut } = refusal;
+    const sparseTimeout = timedOut === true && blocks > 2 * this.denseSpan ? Math.floor(blocks / 2) : undefined;
+    const maxBlocks = refusal.maxBlocks ?? sparseTimeout;
     const cap = maxBlocks !== undefined && maxBlocks < blocks ? maxBlocks : Infinity;
     if (cap !== Infinity) this.maxSpan = Math.max(this.minSpan, Math.min(this.maxSpan, cap));
+    if (maxLogs !== undefined && maxLogs / 2 < this.targetLogs) {
+      const target = Math.max(1, Math.floor(maxLogs / 2));
+      this.denseSpan = this.clamp((this.denseSpan * target) / this.targetLogs);
+      this.targetLogs = target;
+    }
     const next = Math.min(
       suggestedBlocks && suggestedBlocks < blocks
         ? suggestedBlocks

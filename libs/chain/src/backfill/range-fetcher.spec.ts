@@ -60,9 +60,48 @@ class DenseNode {
   }
 }
 
+/**
+ * A node with `logsPerBlock` logs in every block that fails a range it will not serve: one wider than
+ * `timeoutAbove` blocks times out (a node whose cost grows with the range, not its logs), one holding more
+ * than `maxResults` logs is refused as providers word it ("query returned more than N results").
+ */
+class LimitedNode {
+  readonly calls: { from: number; to: number; failed: boolean; concurrent: number }[] = [];
+  private inFlight = 0;
+
+  constructor(private readonly limits: { logsPerBlock: number; timeoutAbove?: number; maxResults?: number }) {}
+
+  async logsInRange(from: number, to: number): Promise<RangeLogs> {
+    this.inFlight++;
+    try {
+      const { logsPerBlock, timeoutAbove = Infinity, maxResults = Infinity } = this.limits;
+      const count = (to - from + 1) * logsPerBlock;
+      const timedOut = to - from + 1 > timeoutAbove;
+      const refused = count > maxResults;
+      this.calls.push({ from, to, failed: timedOut || refused, concurrent: this.inFlight });
+      await new Promise((tick) => setImmediate(tick));
+      if (timedOut) throw Object.assign(new Error('The request took too long to respond.'), { name: 'TimeoutError' });
+      if (refused) throw Object.assign(new Error(`query returned more than ${maxResults} results`), { code: -32005 });
+      const logs: MinedLog[] = [];
+      for (let b = from; b <= to; b++)
+        for (let i = 0; i < logsPerBlock; i++)
+          logs.push({ blockNumber: BigInt(b), logIndex: i } as unknown as MinedLog);
+      return { logs, first: header(from), last: header(to) };
+    } finally {
+      this.inFlight--;
+    }
+  }
+}
+
 const options = { concurrency: 4, retry: {} };
 
-async function fetchAll(node: DenseNode, planner: BlockRangePlanner, from: number, to: number, concurrency = 4) {
+async function fetchAll(
+  node: Pick<DenseNode, 'logsInRange'>,
+  planner: BlockRangePlanner,
+  from: number,
+  to: number,
+  concurrency = 4,
+) {
   const ranges: FetchedRange[] = [];
   for await (const range of fetchRanges(node, planner, from, to, { ...options, concurrency })) ranges.push(range);
   return ranges;
@@ -157,6 +196,24 @@ describe('fetchRanges', () => {
       '6-7',
     ]);
     expect(told.filter((line) => line.startsWith('rpc call failed, retrying'))).toHaveLength(1);
+  });
+
+  it('keeps under the span a node timed out on in an empty stretch, and uses its concurrency there', async () => {
+    const node = new LimitedNode({ logsPerBlock: 0, timeoutAbove: 1_000 });
+    const ranges = await fetchAll(node, new BlockRangePlanner({ initialSpan: 8 }), 0, 500_000);
+    expect(ranges[ranges.length - 1]?.to).toBe(500_000);
+    // growing back into the timeout at every doubling cost 487 timeouts (20 s each on a real node), one call at a time
+    expect(node.calls.filter((c) => c.failed).length).toBeLessThanOrEqual(2);
+    expect(Math.max(...node.calls.map((c) => c.concurrent))).toBe(4);
+  });
+
+  it("learns a provider's cap on the logs of an answer from its refusal, instead of overshooting it again and again", async () => {
+    const node = new LimitedNode({ logsPerBlock: 10, maxResults: 1_000 });
+    const ranges = await fetchAll(node, new BlockRangePlanner({ initialSpan: 8 }), 0, 49_999);
+    expect(ranges.reduce((n, r) => n + r.logs.length, 0)).toBe(500_000);
+    // with its target of 4,000 logs a call, a third of the calls were refused (389 of 1,172), one call at a time
+    expect(node.calls.filter((c) => c.failed).length).toBeLessThanOrEqual(3);
+    expect(Math.max(...node.calls.map((c) => c.concurrent))).toBe(4);
   });
 
   it('delivers every log exactly once, in order, whatever the density, limit and concurrency', async () => {

@@ -68,7 +68,13 @@ export async function* fetchRanges(
       refusedSinceSuccess = true;
       return {
         kind: 'too-large',
-        firstSpan: planner.recordTooLarge(end - start + 1, outcome.hint, outcome.estimate, outcome.maxBlocks),
+        firstSpan: planner.recordTooLarge(end - start + 1, {
+          suggestedBlocks: outcome.hint,
+          estimatedBlocks: outcome.estimate,
+          maxBlocks: outcome.maxBlocks,
+          maxLogs: outcome.maxLogs,
+          timedOut: outcome.timedOut,
+        }),
       };
     } finally {
       inFlight--;
@@ -123,7 +129,8 @@ async function fetchOnce(
   to: number,
   retry: Omit<RetryOptions, 'what'>,
 ): Promise<
-  { kind: 'logs'; range: RangeLogs } | { kind: 'too-large'; hint?: number; estimate?: number; maxBlocks?: number }
+  | { kind: 'logs'; range: RangeLogs }
+  | { kind: 'too-large'; hint?: number; estimate?: number; maxBlocks?: number; maxLogs?: number; timedOut?: boolean }
 > {
   for (let attempt = 0; ; attempt++) {
     try {
@@ -141,6 +148,7 @@ async function fetchOnce(
         if (error instanceof SlowRangeError) {
           retry.onError?.(error);
           retry.logger?.warn({ from, to, error: rpcErrorSummary(error) }, 'range timed out, split');
+          return { kind: 'too-large', timedOut: true };
         }
         return { kind: 'too-large', ...refusalHint(to - from + 1, failure) };
       }
@@ -168,8 +176,11 @@ async function fetchOnce(
 function refusalHint(
   blocks: number,
   failure: Extract<RpcFailure, { kind: 'range-too-large' }>,
-): { hint?: number; estimate?: number; maxBlocks?: number } {
-  const cap = failure.maxBlocks === undefined ? {} : { maxBlocks: failure.maxBlocks };
+): { hint?: number; estimate?: number; maxBlocks?: number; maxLogs?: number } {
+  const cap = {
+    ...(failure.maxBlocks === undefined ? {} : { maxBlocks: failure.maxBlocks }),
+    ...(failure.maxLogs === undefined ? {} : { maxLogs: failure.maxLogs }),
+  };
   if (failure.suggested) return { hint: failure.suggested.to - failure.suggested.from + 1, ...cap };
   if (failure.oversize === undefined) return cap;
   return { estimate: Math.max(1, Math.floor(blocks / (2 * failure.oversize))), ...cap };

@@ -70,7 +70,14 @@ describe('classifyRpcError', () => {
     const f = classifyRpcError(rpc(-32602, 'try with this block range [0x10, 0x20]'));
     expect(f).toEqual({ kind: 'range-too-large', suggested: { from: 16, to: 32 } });
     const reth = classifyRpcError(rpc(-32602, 'query exceeds max results 20000, retry with the range 505-760'));
-    expect(reth).toEqual({ kind: 'range-too-large', suggested: { from: 505, to: 760 } });
+    expect(reth).toEqual({ kind: 'range-too-large', suggested: { from: 505, to: 760 }, maxLogs: 20_000 });
+  });
+
+  it("reads a provider's cap on the logs of an answer", () => {
+    expect(classifyRpcError(rpc(-32005, 'query returned more than 10,000 results'))).toEqual({
+      kind: 'range-too-large',
+      maxLogs: 10_000,
+    });
   });
 
   it("says how many times over the cap a refused answer was, however viem's error is wrapped", () => {

@@ -10,6 +10,8 @@ export type RpcFailure =
       oversize?: number;
       /** The most blocks the provider takes in one eth_getLogs, when its refusal says so. */
       maxBlocks?: number;
+      /** The most logs the provider returns in one answer, when its refusal says so. */
+      maxLogs?: number;
     }
   | { kind: 'rate-limited' }
   | { kind: 'transient' };
@@ -61,6 +63,17 @@ const BLOCK_CAPS = [
  * size, or … a response size of 10K logs and no limit on the block range".
  */
 const NO_RANGE_LIMIT = /no limit on the block range/i;
+
+/** A provider's cap on the logs of one answer: "query returned more than 10000 results" (geth, Infura), reth's "exceeds max results 20000". */
+const LOG_CAPS = [/more than ([\d,]+) results/i, /exceeds max results ([\d,]+)/i];
+
+function logCapIn(text: string): number | undefined {
+  for (const pattern of LOG_CAPS) {
+    const logs = Number(pattern.exec(text)?.[1]?.replace(/,/g, '') ?? NaN);
+    if (Number.isSafeInteger(logs) && logs > 0) return logs;
+  }
+  return undefined;
+}
 
 function blockCapIn(text: string): number | undefined {
   if (NO_RANGE_LIMIT.test(text)) return undefined;
@@ -140,7 +153,8 @@ export function classifyRpcError(error: unknown): RpcFailure {
   if (code === -32005 || RANGE_PATTERNS.some((p) => p.test(text)) || (code === -32602 && SUGGESTION.test(text))) {
     const m = SUGGESTION.exec(text);
     const maxBlocks = blockCapIn(text);
-    const cap = maxBlocks === undefined ? {} : { maxBlocks };
+    const maxLogs = logCapIn(text);
+    const cap = { ...(maxBlocks === undefined ? {} : { maxBlocks }), ...(maxLogs === undefined ? {} : { maxLogs }) };
     if (m)
       return { kind: 'range-too-large', suggested: { from: Number(m[1] ?? m[3]), to: Number(m[2] ?? m[4]) }, ...cap };
     return oversize === undefined ? { kind: 'range-too-large', ...cap } : { kind: 'range-too-large', oversize, ...cap };
