@@ -6,6 +6,7 @@ import { API_KEY_LOOKUP, type ApiKeyLookup } from './api-key-lookup';
 import { type ApiKeyVerdict, verifyApiKey } from './api-key-verdict';
 import { bearerCredentials } from './bearer-credentials';
 import { clientAddressSubject } from './client-address';
+import { RefusedKeyLookups } from './refused-key-lookups';
 import type { Caller } from './caller';
 
 /** RFC 6750 asks 401 responses of a bearer-protected resource to name the scheme. */
@@ -22,6 +23,7 @@ export class CallerResolver {
   constructor(
     @Inject(API_CONFIG) private readonly config: ApiConfig,
     @Inject(API_KEY_LOOKUP) private readonly keys: ApiKeyLookup,
+    private readonly refusedKeys: RefusedKeyLookups,
   ) {}
 
   resolve(request: FastifyRequest): Promise<Caller> {
@@ -67,6 +69,15 @@ export class CallerResolver {
 
   private async ofToken(request: FastifyRequest, token: string): Promise<Caller> {
     const anonymous = (rejection: Caller['rejection']): Caller => this.anonymous(request, rejection);
+    const address = clientAddressSubject(request.ip);
+    const wait = this.refusedKeys.waitFor(address);
+    if (wait !== null) {
+      return anonymous(
+        new ApiError('rate_limited', `too many unknown API keys from this address; retry in ${wait} s`, {
+          'Retry-After': String(wait),
+        }),
+      );
+    }
     let verdict: ApiKeyVerdict;
     try {
       verdict = await verifyApiKey(token, this.config, this.keys);
@@ -74,6 +85,7 @@ export class CallerResolver {
       // the accounts database out: the key cannot be checked, but the request is still counted (by IP)
       return anonymous({ lookupFailed: error });
     }
+    if (verdict.kind !== 'valid') this.refusedKeys.refused(address);
     if (verdict.kind === 'unknown') {
       return anonymous(
         new ApiError('invalid_api_key', 'the API key matches no known active key', {

@@ -16,7 +16,7 @@ const ROUND_ID = { name: 'roundId', description: 'Jackpot round id, 0..2^53−1'
 /** Statuses every pool operation may answer. */
 const ALWAYS = {
   401: '"Invalid API key": the `apikey` is missing, unknown, revoked or of another environment',
-  429: '"Rate limit exceeded": the key\'s budget (shared with the Data API), or without a valid key the IP\'s; see Retry-After',
+  429: '"Rate limit exceeded": the key\'s budget (shared with the Data API), or without a valid key the IP\'s (whose keys are not looked up for the rest of a minute in which it sent as many refused ones as that budget); see Retry-After',
   500: '"Internal server error"',
   503: '"Service unavailable": the database is unreachable; retry with backoff',
 };

@@ -32,6 +32,7 @@ export class PoolAccessGuard implements CanActivate {
     }
     const rejection = caller.rejection;
     if (rejection !== null && 'lookupFailed' in rejection) throw rejection.lookupFailed;
+    if (rejection?.code === 'rate_limited') throw new PlainApiError(429, 'Rate limit exceeded', {}, rejection.headers);
     if (caller.tier !== 'authenticated') throw new PlainApiError(401, 'Invalid API key');
     return true;
   }

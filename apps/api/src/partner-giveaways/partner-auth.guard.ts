@@ -2,6 +2,8 @@ import { type CanActivate, createParamDecorator, type ExecutionContext, Inject, 
 import type { PartnerRecord } from '@lottery/persistence';
 import type { FastifyRequest } from 'fastify';
 import { apikeyCredential } from '../auth/apikey-credential';
+import { clientAddressSubject } from '../auth/client-address';
+import { RefusedKeyLookups } from '../auth/refused-key-lookups';
 import { PlainApiError } from '../http/plain-api-error';
 import { invalidPartner } from './ineligibility';
 import { PARTNER_GIVEAWAYS, type PartnerGiveaways } from './partner-giveaways.token';
@@ -16,14 +18,24 @@ const authenticated = new WeakMap<FastifyRequest, PartnerRecord>();
  */
 @Injectable()
 export class PartnerAuthGuard implements CanActivate {
-  constructor(@Inject(PARTNER_GIVEAWAYS) private readonly giveaways: PartnerGiveaways | null) {}
+  constructor(
+    @Inject(PARTNER_GIVEAWAYS) private readonly giveaways: PartnerGiveaways | null,
+    private readonly refusedKeys: RefusedKeyLookups,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.giveaways === null) throw new PlainApiError(503, GIVEAWAYS_DISABLED_TEXT);
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const key = apikeyCredential(request);
-    const partner = key === null ? null : await this.giveaways.ledger.findByKey(key);
-    if (!partner?.active) throw invalidPartner();
+    if (key === null) throw invalidPartner();
+    const address = clientAddressSubject(request.ip);
+    const wait = this.refusedKeys.waitFor(address);
+    if (wait !== null) throw new PlainApiError(429, 'Rate limit exceeded', {}, { 'Retry-After': String(wait) });
+    const partner = await this.giveaways.ledger.findByKey(key);
+    if (!partner?.active) {
+      this.refusedKeys.refused(address);
+      throw invalidPartner();
+    }
     authenticated.set(request, partner);
     return true;
   }

@@ -15,6 +15,7 @@ const WALLET = { name: 'walletAddress', description: 'Wallet address, any letter
 const COMMON = {
   400: '"Invalid wallet address"',
   401: { description: 'Unknown or missing key, or a disabled partner', type: InvalidPartnerDto },
+  429: '"Rate limit exceeded": this address sent as many unknown or disabled keys this minute as an anonymous Data API caller may send requests; see Retry-After',
   503: '"Partner free tickets are not enabled on this server" (no chain configured), or "Service unavailable"',
 };
 

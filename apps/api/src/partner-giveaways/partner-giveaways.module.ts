@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
 import { PartnerAuthGuard } from './partner-auth.guard';
 import { PartnerFreeTicketsController } from './partner-free-tickets.controller';
 import { PartnerGiveawaysService } from './partner-giveaways.service';
@@ -8,6 +9,7 @@ import { PartnerGiveawaysService } from './partner-giveaways.service';
  * documented and answers a clear 503 when no chain is configured). Errors: partnerGiveawaysExceptionFilter.
  */
 @Module({
+  imports: [AuthModule],
   controllers: [PartnerFreeTicketsController],
   providers: [PartnerGiveawaysService, PartnerAuthGuard],
 })
