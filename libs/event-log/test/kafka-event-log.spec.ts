@@ -12,8 +12,8 @@ describeEventLogContract('kafka', async () => {
 });
 
 /**
- * Reads batches of `max` from `from` until `count` events arrived, calling `after` for each: a commit's
- * markers reach the topic's stable end a moment after append() returns, so an early read may be empty.
+ * Reads batches of `max` from `from` until `count` events arrived, calling `after` for each (an empty read
+ * is tried again, within 30 s).
  */
 async function readBatches(
   log: EventLog,
@@ -103,8 +103,8 @@ describe('kafka event log writers', () => {
   const openOn = (topicPrefix: string) =>
     createEventLog({ kind: 'kafka', brokers: kafkaBrokers(), chainId: 8453, topicPrefix });
   /**
-   * The checkpoint `log` reads once it is `block` (a commit reaches the stable end a moment after append
-   * returns); the log's writer goes on from it.
+   * The checkpoint `log` reads once it is `block` (another process's append, read within 15 s); the log's
+   * writer goes on from it.
    */
   const checkpointBecomes = async (log: EventLog, block: number) => {
     const deadline = Date.now() + 15_000;

@@ -49,6 +49,15 @@ describe('CachedApiKeyLookup', () => {
     store.records.set('k2', record('b'));
   });
 
+  it('says which keys it answers from memory: found ones, while it hears of changes', async () => {
+    const keys = cache(1000);
+    await keys.findByKey('k1');
+    await keys.findByKey('unknown');
+    expect(['k1', 'k2', 'unknown'].map((k) => keys.answersFromMemory(k))).toEqual([true, false, false]);
+    keys.setListening(false);
+    expect(keys.answersFromMemory('k1')).toBe(false);
+  });
+
   it('answers a found key from memory until its time is up, then refreshes it in the background', async () => {
     const keys = cache(1000);
     expect(await keys.findByKey('k1')).toEqual(record('a'));

@@ -17,6 +17,8 @@ interface Entry {
 
 const DEFAULT_MAX_ENTRIES = 10_000;
 
+const hashOf = (key: string): string => createHash('sha256').update(key).digest('hex');
+
 /**
  * Reuses key lookups so an authenticated request costs no accounts-database round trip. Stale
  * answers would let a revoked key through, so the cache serves only while it hears about changes
@@ -62,9 +64,13 @@ export class CachedApiKeyLookup implements ApiKeyLookup {
     this.entries.clear();
   }
 
+  answersFromMemory(key: string): boolean {
+    return this.listening && this.options.ttlMs > 0 && this.entries.has(hashOf(key));
+  }
+
   async findByKey(key: string): Promise<ApiKeyRecord | null> {
     if (!this.listening || this.options.ttlMs <= 0) return this.source.findByKey(key);
-    const hash = createHash('sha256').update(key).digest('hex');
+    const hash = hashOf(key);
     const cached = this.entries.get(hash);
     if (!cached) return this.load(hash, key);
     if (cached.expiresAt <= this.now()) this.refresh(hash, key);

@@ -6,7 +6,7 @@ import { API_KEY_LOOKUP, type ApiKeyLookup } from './api-key-lookup';
 import { type ApiKeyVerdict, verifyApiKey } from './api-key-verdict';
 import { bearerCredentials } from './bearer-credentials';
 import { clientAddressSubject } from './client-address';
-import { RefusedKeyLookups } from './refused-key-lookups';
+import { LookupsHeldBack, RefusedKeyLookups } from './refused-key-lookups';
 import type { Caller } from './caller';
 
 /** RFC 6750 asks 401 responses of a bearer-protected resource to name the scheme. */
@@ -70,22 +70,35 @@ export class CallerResolver {
   private async ofToken(request: FastifyRequest, token: string): Promise<Caller> {
     const anonymous = (rejection: Caller['rejection']): Caller => this.anonymous(request, rejection);
     const address = clientAddressSubject(request.ip);
-    const wait = this.refusedKeys.waitFor(address);
-    if (wait !== null) {
-      return anonymous(
-        new ApiError('rate_limited', `too many unknown API keys from this address; retry in ${wait} s`, {
-          'Retry-After': String(wait),
-        }),
-      );
-    }
+    // Only a lookup that would reach the accounts database is held back and counted: a key answered from
+    // memory costs nothing, and a token not shaped like a key of this API is refused without a lookup.
+    let lookedUp = false;
+    const throttled: ApiKeyLookup = {
+      findByKey: async (key) => {
+        if (!this.keys.answersFromMemory?.(key)) {
+          const wait = this.refusedKeys.waitFor(address);
+          if (wait !== null) throw new LookupsHeldBack(wait);
+          lookedUp = true;
+        }
+        return this.keys.findByKey(key);
+      },
+    };
     let verdict: ApiKeyVerdict;
     try {
-      verdict = await verifyApiKey(token, this.config, this.keys);
+      verdict = await verifyApiKey(token, this.config, throttled);
     } catch (error) {
+      if (error instanceof LookupsHeldBack) {
+        const wait = String(error.retryAfterSeconds);
+        return anonymous(
+          new ApiError('rate_limited', `too many refused API keys from this address; retry in ${wait} s`, {
+            'Retry-After': wait,
+          }),
+        );
+      }
       // the accounts database out: the key cannot be checked, but the request is still counted (by IP)
       return anonymous({ lookupFailed: error });
     }
-    if (verdict.kind !== 'valid') this.refusedKeys.refused(address);
+    if (lookedUp && verdict.kind !== 'valid') this.refusedKeys.refused(address);
     if (verdict.kind === 'unknown') {
       return anonymous(
         new ApiError('invalid_api_key', 'the API key matches no known active key', {

@@ -10,9 +10,9 @@ const MAX_ADDRESSES = 100_000;
  * UTC minute, in this process. A key is looked up in the accounts database before any budget can be
  * charged (its budget is known only once it is found), so without this a client sending made-up keys has
  * each one looked up however long its address's limit has answered 429 (the partner group has no limit at
- * all). Once an address's refusals this minute reach the anonymous per-minute limit, which its requests
- * were charged to as well, its keys are not looked up until the minute ends: 429. A valid key is held back
- * only by a flood of wrong keys from its own address.
+ * all). Once an address's refused lookups this minute reach the anonymous per-minute limit, which its
+ * requests were charged to as well, its keys are not looked up until the minute ends: 429. A key answered
+ * from memory (the Data API's cache of found keys) is never held back.
  */
 @Injectable()
 export class RefusedKeyLookups {
@@ -43,5 +43,13 @@ export class RefusedKeyLookups {
     if (minute === this.minute) return;
     this.minute = minute;
     this.counts.clear();
+  }
+}
+
+/** An address's key lookups are held back for this many seconds (RefusedKeyLookups). */
+export class LookupsHeldBack extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`key lookups held back for ${retryAfterSeconds} s`);
+    this.name = 'LookupsHeldBack';
   }
 }

@@ -39,6 +39,8 @@ export class BlockRangePlanner {
   private readonly growth: number;
   /** The span fitted to the last range that had logs: the density to expect after a refusal. */
   private denseSpan: number;
+  /** The span of the last range that timed out in a sparse stretch. */
+  private sparseTimedOut: number | null = null;
 
   constructor(options: RangePlannerOptions = {}) {
     this.minSpan = options.minSpan ?? 1;
@@ -67,13 +69,19 @@ export class BlockRangePlanner {
    * A range of `blocks` blocks was refused as too large (or timed out). A cap on a range's blocks the
    * refused range exceeds binds from now on (growing through an empty stretch would otherwise be refused
    * at every doubling); so does a cap on an answer's logs (half of it becomes the target: a span fitted
-   * to the density would otherwise overshoot it again and again). A timeout of a range wider than twice
-   * the density's span is the node's limit on a range (its cost grows with the blocks, not the logs):
-   * half of it binds. Returns the span of the refused range's first piece.
+   * to the density would otherwise overshoot it again and again). A range wider than twice the density's
+   * span that times out again, no wider than the last one that did, shows the node's limit on a range
+   * (its cost grows with the blocks, not the logs): half of it binds. One timeout alone may be the node's
+   * hiccup, and a cap would shrink every later empty stretch. Returns the span of the refused range's
+   * first piece.
    */
   recordTooLarge(blocks: number, refusal: RangeRefusal = {}): number {
     const { suggestedBlocks, estimatedBlocks, maxLogs, timedOut } = refusal;
-    const sparseTimeout = timedOut === true && blocks > 2 * this.denseSpan ? Math.floor(blocks / 2) : undefined;
+    let sparseTimeout: number | undefined;
+    if (timedOut === true && blocks > 2 * this.denseSpan) {
+      if (this.sparseTimedOut !== null && blocks <= this.sparseTimedOut) sparseTimeout = Math.floor(blocks / 2);
+      this.sparseTimedOut = blocks;
+    }
     const maxBlocks = refusal.maxBlocks ?? sparseTimeout;
     const cap = maxBlocks !== undefined && maxBlocks < blocks ? maxBlocks : Infinity;
     if (cap !== Infinity) this.maxSpan = Math.max(this.minSpan, Math.min(this.maxSpan, cap));

@@ -69,14 +69,18 @@ class LimitedNode {
   readonly calls: { from: number; to: number; failed: boolean; concurrent: number }[] = [];
   private inFlight = 0;
 
-  constructor(private readonly limits: { logsPerBlock: number; timeoutAbove?: number; maxResults?: number }) {}
+  constructor(
+    private readonly limits: { logsPerBlock: number; timeoutAbove?: number; maxResults?: number; hiccupAt?: number },
+  ) {}
 
   async logsInRange(from: number, to: number): Promise<RangeLogs> {
     this.inFlight++;
     try {
       const { logsPerBlock, timeoutAbove = Infinity, maxResults = Infinity } = this.limits;
       const count = (to - from + 1) * logsPerBlock;
-      const timedOut = to - from + 1 > timeoutAbove;
+      // hiccupAt: the first range of that span times out, once
+      const hiccup = to - from + 1 === this.limits.hiccupAt && !this.calls.some((c) => c.failed);
+      const timedOut = to - from + 1 > timeoutAbove || hiccup;
       const refused = count > maxResults;
       this.calls.push({ from, to, failed: timedOut || refused, concurrent: this.inFlight });
       await new Promise((tick) => setImmediate(tick));
@@ -205,6 +209,15 @@ describe('fetchRanges', () => {
     // growing back into the timeout at every doubling cost 487 timeouts (20 s each on a real node), one call at a time
     expect(node.calls.filter((c) => c.failed).length).toBeLessThanOrEqual(2);
     expect(Math.max(...node.calls.map((c) => c.concurrent))).toBe(4);
+  });
+
+  it('takes one timeout for a hiccup, not a limit: later empty stretches still grow', async () => {
+    const node = new LimitedNode({ logsPerBlock: 0, hiccupAt: 64 });
+    const ranges = await fetchAll(node, new BlockRangePlanner({ initialSpan: 8 }), 0, 500_000);
+    expect(ranges[ranges.length - 1]?.to).toBe(500_000);
+    expect(node.calls.filter((c) => c.failed)).toHaveLength(1);
+    // capped at 32 blocks by the hiccup, the 500,000 blocks took 15,630 calls
+    expect(node.calls.length).toBeLessThan(50);
   });
 
   it("learns a provider's cap on the logs of an answer from its refusal, instead of overshooting it again and again", async () => {

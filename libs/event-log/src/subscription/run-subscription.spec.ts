@@ -85,6 +85,27 @@ describe('runSubscription', () => {
     expect(batches.flat()).toEqual(log.events);
   });
 
+  it('waits for the rest of a transaction a full batch is part of, and delivers none of it when stopped meanwhile', async () => {
+    // a source that has fetched 6 of a transaction's 9 events (Kafka hands out an append up to a fetched end)
+    const log = memoryLog();
+    log.appendTransactions([9]);
+    const fetched = log.events.slice(0, 6);
+    const open: OpenEventSource = async () => ({
+      pull: async (from, max) => fetched.filter((e) => e.position >= from).slice(0, max),
+      close: async () => undefined,
+    });
+    const batches: number[][] = [];
+    const subscription = runSubscription(open, 0, async (b) => void batches.push(b.map((e) => e.position)), {
+      maxBatch: 4,
+    });
+    await elapse(500);
+    expect(batches).toEqual([]);
+    const stopped = subscription.stop();
+    await elapse(2_000);
+    await stopped;
+    expect(batches).toEqual([]);
+  });
+
   it('by default delivers a batch as soon as the log has no more, rather than wait for later events', async () => {
     const log = memoryLog();
     const batches: number[] = [];

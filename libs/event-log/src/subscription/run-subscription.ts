@@ -59,6 +59,8 @@ export function runSubscription(
         if (stopping) break;
         cutOff =
           batch.length >= maxBatch ? await endWithATransaction(batch, source, wake, maxBatch, () => stopping) : [];
+        // stopped while the batch waited for the rest of its transaction: never half a transaction
+        if (stopping) break;
         await onBatch(batch);
         next = lastPosition(batch) + 1;
       }
