@@ -11,7 +11,7 @@ export class AccountsPartnerLedger implements PartnerLedger {
 
   findByKey: PartnerLedger['findByKey'] = (key) => this.partners().findByKey(key);
   eligibility: PartnerLedger['eligibility'] = (partnerId, wallet) => this.partners().eligibility(partnerId, wallet);
-  reserve: PartnerLedger['reserve'] = (partnerId, wallet) => this.partners().reserve(partnerId, wallet);
+  reserve: PartnerLedger['reserve'] = (partnerId, wallet, key) => this.partners().reserve(partnerId, wallet, key);
   grant: PartnerLedger['grant'] = (id) => this.partners().grant(id);
   unfinishedGrants: PartnerLedger['unfinishedGrants'] = (limit) => this.partners().unfinishedGrants(limit);
   markSent: PartnerLedger['markSent'] = (id, txHash, rawTx) => this.partners().markSent(id, txHash, rawTx);

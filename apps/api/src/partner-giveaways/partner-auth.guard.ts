@@ -10,7 +10,10 @@ import { PARTNER_GIVEAWAYS, type PartnerGiveaways } from './partner-giveaways.to
 
 const GIVEAWAYS_DISABLED_TEXT = 'Partner free tickets are not enabled on this server';
 
-const authenticated = new WeakMap<FastifyRequest, PartnerRecord>();
+/** The partner a request was let in as, with the key it was let in with (its purchase checks it again). */
+export type AuthenticatedPartner = PartnerRecord & { key: string };
+
+const authenticated = new WeakMap<FastifyRequest, AuthenticatedPartner>();
 
 /**
  * The partner API's gate, before any validation: 503 while the giveaway is not configured, then the
@@ -36,13 +39,13 @@ export class PartnerAuthGuard implements CanActivate {
       this.refusedKeys.refused(address);
       throw invalidPartner();
     }
-    authenticated.set(request, partner);
+    authenticated.set(request, { ...partner, key });
     return true;
   }
 }
 
 /** The partner PartnerAuthGuard authenticated for this request. */
-export const CurrentPartner = createParamDecorator((_: unknown, context: ExecutionContext): PartnerRecord => {
+export const CurrentPartner = createParamDecorator((_: unknown, context: ExecutionContext): AuthenticatedPartner => {
   const partner = authenticated.get(context.switchToHttp().getRequest<FastifyRequest>());
   if (!partner) throw new Error('CurrentPartner used without PartnerAuthGuard');
   return partner;

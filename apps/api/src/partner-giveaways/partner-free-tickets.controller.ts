@@ -5,7 +5,7 @@ import type { PartnerRecord } from '@lottery/persistence';
 import { PATTERNS } from '../data-api/dto/api-properties';
 import { PlainApiOperation } from '../http/plain-api-operation.decorator';
 import { EligibleDto, IneligibleDto, InvalidPartnerDto, PurchaseSucceededDto } from './dto/partner-responses.dto';
-import { CurrentPartner, PartnerAuthGuard } from './partner-auth.guard';
+import { type AuthenticatedPartner, CurrentPartner, PartnerAuthGuard } from './partner-auth.guard';
 import { RecipientAddressPipe } from './recipient-address.pipe';
 import { PartnerGiveawaysService } from './partner-giveaways.service';
 
@@ -54,7 +54,7 @@ export class PartnerFreeTicketsController {
       504: '"Timed out waiting for the transaction; the ticket may still be issued"',
     },
   })
-  purchase(@CurrentPartner() partner: PartnerRecord, @Param('walletAddress', RecipientAddressPipe) wallet: Hex) {
+  purchase(@CurrentPartner() partner: AuthenticatedPartner, @Param('walletAddress', RecipientAddressPipe) wallet: Hex) {
     return this.giveaways.purchase(partner, wallet);
   }
 }

@@ -6,6 +6,7 @@ import { ApiError } from '../http/api-error';
 import { PlainApiError } from '../http/plain-api-error';
 import type { EligibleDto, IneligibleDto, PurchaseSucceededDto } from './dto/partner-responses.dto';
 import { ineligible } from './ineligibility';
+import type { AuthenticatedPartner } from './partner-auth.guard';
 import { PARTNER_GIVEAWAYS, type PartnerGiveaways } from './partner-giveaways.token';
 import { waitForGrantOutcome } from './purchase/grant-outcome';
 
@@ -67,9 +68,9 @@ export class PartnerGiveawaysService {
     return answer.eligible ? { eligible: true } : ineligible(answer.reason);
   }
 
-  async purchase(partner: PartnerRecord, wallet: Hex): Promise<PurchaseSucceededDto | IneligibleDto> {
+  async purchase(partner: AuthenticatedPartner, wallet: Hex): Promise<PurchaseSucceededDto | IneligibleDto> {
     const { ledger, queue, jobTimeoutMs } = this.enabled();
-    const reservation = await ledger.reserve(partner.id, wallet);
+    const reservation = await ledger.reserve(partner.id, wallet, partner.key);
     if (!reservation.reserved && 'reason' in reservation) return ineligible(reservation.reason);
     // A purchase of this wallet already under way, or one a 504 left unanswered, answers; none is queued.
     const grantId = reservation.reserved ? reservation.grant.id : reservation.earlier.id;

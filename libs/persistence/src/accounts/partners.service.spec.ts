@@ -104,6 +104,14 @@ describe('PartnersService (Postgres)', () => {
     await expect(partners.reserve(record.id, '0x123')).rejects.toThrow(RangeError);
   });
 
+  it('reserves nothing for a request let in with a key rotated away since, and reserves with the new one', async () => {
+    const { key: old, record } = await partners.create({ name: 'rotated', quantity: 2, perWalletMax: 1 });
+    expect(await partners.reserve(record.id, wallet(1), old)).toMatchObject({ reserved: true });
+    const { key } = await partners.rotateKey(record.id);
+    expect(await partners.reserve(record.id, wallet(2), old)).toEqual({ reserved: false, reason: 'partner_not_found' });
+    expect(await partners.reserve(record.id, wallet(2), key)).toMatchObject({ reserved: true });
+  });
+
   it("owes a purchase's receipt to the wallet's POSTs within the hour of its reservation or a 504, until an answer gives it", async () => {
     const { record } = await partners.create({ name: 'owed', quantity: 5, perWalletMax: 3 });
     const first = await partners.reserve(record.id, wallet(1));

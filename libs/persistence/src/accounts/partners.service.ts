@@ -231,13 +231,18 @@ export class PartnersService {
    * partner still under way gets that one back instead (a POST retried after a 504, or sent twice at
    * once), and so does a wallet whose purchase no answer has given the receipt of yet, within the hour of
    * its reservation or a 504 (a retry that came late, or after a reserving POST whose answer never
-   * arrived): its outcome is the answer, and a retry buys no second ticket.
+   * arrived): its outcome is the answer, and a retry buys no second ticket. `key`, the key the request
+   * was let in with, must still be the partner's: a request authenticated just before a rotation buys
+   * nothing with the old key.
    */
-  async reserve(partnerId: number, wallet: string): Promise<Reservation> {
+  async reserve(partnerId: number, wallet: string, key?: string): Promise<Reservation> {
     const address = normalizeAddress(wallet);
     if (!isPartnerId(partnerId)) return { reserved: false, reason: 'partner_not_found' };
     return this.dataSource.transaction(async (tx) => {
-      if (!(await lockPartner(tx, partnerId))) return { reserved: false, reason: 'partner_not_found' };
+      const keyHash = await lockPartner(tx, partnerId);
+      if (keyHash === null || (key !== undefined && hashApiKey(key) !== keyHash)) {
+        return { reserved: false, reason: 'partner_not_found' };
+      }
       // Statements after the lock: in READ COMMITTED they see every grant committed by earlier lock holders.
       // the retry a 504 asked for gets that purchase's receipt, owed until an answer gives it
       const earlier =
