@@ -181,12 +181,11 @@ export class LotteryRpc {
       return { first, last };
     };
     const withEnd = async (filter: object) => {
-      const batch = this.batch();
-      const [logs, last] = await Promise.all([
-        batch.request({ method: 'eth_getLogs', params: [{ ...filter, ...where }] }) as unknown as Promise<RawLog[]>,
-        this.header(batch, to),
-      ]);
-      if (!last) throw new Error(`the node that answered eth_getLogs ${from}-${to} does not have block ${to} yet`);
+      const { logs, header: last } = await this.logsBesideHeader(
+        { ...filter, ...where },
+        (batch) => this.header(batch, to),
+        `the node that answered eth_getLogs ${from}-${to} does not have block ${to} yet`,
+      );
       return { logs, last };
     };
     const before = await ends();
@@ -208,6 +207,24 @@ export class LotteryRpc {
       throw new Error(`the chain changed while blocks ${from}-${to} were read`);
     }
     return { logs: merged(ours.logs, payouts.logs, from, to), first, last };
+  }
+
+  /**
+   * eth_getLogs in one JSON-RPC batch with a block header, so one node answers both: a node without the
+   * header (a replica behind, which answers only the logs it has) is refused with `missing`.
+   */
+  private async logsBesideHeader<H>(
+    filter: object,
+    header: (batch: PublicClient) => Promise<H | null>,
+    missing: string,
+  ): Promise<{ logs: RawLog[]; header: H }> {
+    const batch = this.batch();
+    const [logs, block] = await Promise.all([
+      batch.request({ method: 'eth_getLogs', params: [filter] }) as unknown as Promise<RawLog[]>,
+      header(batch),
+    ]);
+    if (!block) throw new Error(missing);
+    return { logs, header: block };
   }
 
   private async header(client: PublicClient, n: number): Promise<RpcBlock | null> {
@@ -253,12 +270,11 @@ export class LotteryRpc {
     // that served the block by number): asked in one batch with the block's header, an answer without
     // the header is that node's, not an empty block.
     const getLogs = async (filter: object) => {
-      const batch = this.batch();
-      const [logs, block] = await Promise.all([
-        batch.request({ method: 'eth_getLogs', params: [{ ...filter, ...where }] }) as unknown as Promise<RawLog[]>,
-        batch.request({ method: 'eth_getBlockByHash', params: [where.blockHash, false] }),
-      ]);
-      if (!block) throw new Error(`the node that answered eth_getLogs of block ${where.blockHash} does not have it`);
+      const { logs } = await this.logsBesideHeader(
+        { ...filter, ...where },
+        (batch) => batch.request({ method: 'eth_getBlockByHash', params: [where.blockHash, false] }),
+        `the node that answered eth_getLogs of block ${where.blockHash} does not have it`,
+      );
       return { logs };
     };
     const [ours, payouts] = await Promise.all([

@@ -80,18 +80,15 @@ async function refuseForgettingTopics(admin: Admin, topics: KafkaLogTopics): Pro
       configNames: [...RETENTION, UNCLEAN_ELECTION],
     })),
   });
-  const settings = (topic: string): Retention => {
-    const entries = resources.find((r) => r.resourceName === topic)?.configEntries ?? [];
-    const value = (name: string) => entries.find((e) => e.configName === name)?.configValue;
-    return {
-      'cleanup.policy': value('cleanup.policy'),
-      'retention.ms': value('retention.ms'),
-      'retention.bytes': value('retention.bytes'),
-    };
-  };
+  const valueOf = (topic: string, name: string) =>
+    resources.find((r) => r.resourceName === topic)?.configEntries.find((e) => e.configName === name)?.configValue;
+  const settings = (topic: string): Retention => ({
+    'cleanup.policy': valueOf(topic, 'cleanup.policy'),
+    'retention.ms': valueOf(topic, 'retention.ms'),
+    'retention.bytes': valueOf(topic, 'retention.bytes'),
+  });
   for (const topic of [topics.events, topics.checkpoints]) {
-    const entries = resources.find((r) => r.resourceName === topic)?.configEntries ?? [];
-    if (entries.find((e) => e.configName === UNCLEAN_ELECTION)?.configValue === 'true') {
+    if (valueOf(topic, UNCLEAN_ELECTION) === 'true') {
       throw new Error(
         `topic ${topic} may lose acknowledged appends when its leader fails (${UNCLEAN_ELECTION}=true): ` +
           `set ${UNCLEAN_ELECTION}=false (kafka-configs.sh --alter)`,
