@@ -244,6 +244,37 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
     }
   });
 
+  it("reads a block holding more logs than the provider's answers may from its receipts, in the backfill and at the head", async () => {
+    // geth and Infura refuse an eth_getLogs answer of more than N logs even for one block, which cannot
+    // be split: asked again and again, it would stop the indexer there for good
+    const capped = await startRpcFaultProxy(f.anvil.rpcUrl, { maxLogsPerAnswer: 3 });
+    try {
+      await buyOrder(sim, 6);
+      const envelopes = await followIntoFreshLog(
+        f,
+        'indexer_faults_full_block',
+        capped.url,
+        {},
+        async (log, failed) => {
+          await checkpointAtHead(f, log, failed);
+          const backfilled = capped.stats.calls.eth_getBlockReceipts ?? 0;
+          expect(backfilled).toBeGreaterThan(0);
+          // following at the head, where a block's logs are asked by its hash
+          await buyOrder(sim, 6);
+          await checkpointAtHead(f, log, failed);
+          expect(capped.stats.calls.eth_getBlockReceipts).toBeGreaterThan(backfilled);
+        },
+      );
+      const purchases = envelopes.filter((e) => e.type === 'TicketPurchased');
+      const perBlock = new Map<number, number>();
+      for (const p of purchases) perBlock.set(p.blockNumber, (perBlock.get(p.blockNumber) ?? 0) + 1);
+      expect([...perBlock.values()].filter((n) => n >= 6).length).toBeGreaterThanOrEqual(2);
+      expect(logView(envelopes)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));
+    } finally {
+      await capped.close();
+    }
+  });
+
   it('undoes what it appended of a chain that reorganised under its backfill, deeper than REORG_DEPTH', async () => {
     const fork = await headOf(f.anvil.rpcUrl);
     const snapshot = await rpcCall(f.anvil.rpcUrl, 'evm_snapshot');

@@ -7,6 +7,11 @@ export interface RpcFaults {
   failRate: number;
   /** eth_getLogs spanning more blocks than this is refused as providers do; 0 = no limit. */
   maxLogRange: number;
+  /**
+   * eth_getLogs answers of more logs than this are refused as geth and Infura refuse them ("query
+   * returned more than N results"), even for one block; 0 = no limit.
+   */
+  maxLogsPerAnswer: number;
   /** Share of calls delayed by `delayMs`. */
   delayRate: number;
   delayMs: number;
@@ -95,6 +100,7 @@ function prng(seed: number): () => number {
 const NONE: RpcFaults = {
   failRate: 0,
   maxLogRange: 0,
+  maxLogsPerAnswer: 0,
   delayRate: 0,
   delayMs: 0,
   lagBlocks: 0,
@@ -218,6 +224,14 @@ export async function startRpcFaultProxy(
     }
     const logs = (answered as { result?: object[] }).result;
     if (req.method === 'eth_getLogs' && Array.isArray(logs)) {
+      if (state.maxLogsPerAnswer > 0 && logs.length > state.maxLogsPerAnswer) {
+        stats.rangeRefusals++;
+        return {
+          jsonrpc: '2.0',
+          id: req.id,
+          error: { code: -32005, message: `query returned more than ${state.maxLogsPerAnswer} results` },
+        };
+      }
       // each fault on the answer the previous one left
       let result = logs;
       if (state.garbledLogsRate > 0 && logs.length >= 2 && random() < state.garbledLogsRate) {

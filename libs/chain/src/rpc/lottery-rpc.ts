@@ -2,7 +2,7 @@ import { createPublicClient, http, toEventSelector, type Hex, type PublicClient 
 import { lotteryEventsAbi } from '../abi/lottery-events.abi';
 import { drawingStateAbi, jackpotAbi } from '../abi/lottery-functions.abi';
 import type { MinedLog } from '../decode/log-decoder';
-import { classifyRpcError, isStateUnavailable } from './rpc-errors';
+import { classifyRpcError, isStateUnavailable, rpcErrorSummary } from './rpc-errors';
 
 export interface RpcBlock {
   number: number;
@@ -32,6 +32,20 @@ interface RawBlock {
 }
 
 const TOPICS = lotteryEventsAbi.map((e) => toEventSelector(e));
+
+/** The eth_getLogs filters the indexer asks with: some addresses (or any), and the first topic among some. */
+interface LogFilter {
+  address?: Hex[];
+  topics: [Hex | Hex[]];
+}
+
+/**
+ * The most an answer for one whole block may weigh (viem's default is 10 MB). A block cannot be split
+ * into smaller ranges, so its logs, or its receipts, must fit one answer: a block of a chain with a
+ * 150 M gas limit holds at most ~45,000 lottery logs (~50 MB of JSON), and its receipts rarely more
+ * than a few times that.
+ */
+const WHOLE_BLOCK_ANSWER_BYTES = 256 * 1024 * 1024;
 
 /** A range's logs with the headers of its first and last blocks, all as one node has them. */
 export interface RangeLogs {
@@ -141,9 +155,14 @@ export class LotteryRpc {
    * goes as one JSON-RPC batch, which a load balancer hands to one of its nodes. Its own, so the calls
    * of other ranges in flight never join (and swell) the batch.
    */
-  private batch(): PublicClient {
+  private batch(maxResponseBodySize?: number): PublicClient {
     return createPublicClient({
-      transport: http(this.rpcUrl, { timeout: this.options.timeoutMs ?? 20_000, retryCount: 0, batch: true }),
+      transport: http(this.rpcUrl, {
+        timeout: this.options.timeoutMs ?? 20_000,
+        retryCount: 0,
+        batch: true,
+        maxResponseBodySize,
+      }),
     });
   }
 
@@ -180,9 +199,9 @@ export class LotteryRpc {
       if (!first || !last) throw new Error(`the node does not have blocks ${from}-${to} yet`);
       return { first, last };
     };
-    const withEnd = async (filter: object) => {
+    const withEnd = async (filter: LogFilter) => {
       const { logs, header: last } = await this.logsBesideHeader(
-        { ...filter, ...where },
+        { filter, where, block: from === to ? hexNumber(to) : null },
         (batch) => this.header(batch, to),
         `the node that answered eth_getLogs ${from}-${to} does not have block ${to} yet`,
       );
@@ -212,19 +231,42 @@ export class LotteryRpc {
   /**
    * eth_getLogs in one JSON-RPC batch with a block header, so one node answers both: a node without the
    * header (a replica behind, which answers only the logs it has) is refused with `missing`.
+   *
+   * The logs of one `block` that the node refuses as too many for an answer (a provider's cap on an
+   * answer's logs, or more than viem takes) are read from the block's receipts instead: a block cannot be
+   * split, and asked again it would be refused for good, which would stop the indexer there.
    */
   private async logsBesideHeader<H>(
-    filter: object,
+    query: { filter: LogFilter; where: object; block: Hex | null },
     header: (batch: PublicClient) => Promise<H | null>,
     missing: string,
   ): Promise<{ logs: RawLog[]; header: H }> {
+    const read = async (batch: PublicClient, logs: Promise<RawLog[]>) => {
+      const [found, block] = await Promise.all([logs, header(batch)]);
+      if (!block) throw new Error(missing);
+      return { logs: found, header: block };
+    };
     const batch = this.batch();
-    const [logs, block] = await Promise.all([
-      batch.request({ method: 'eth_getLogs', params: [filter] }) as unknown as Promise<RawLog[]>,
-      header(batch),
-    ]);
-    if (!block) throw new Error(missing);
-    return { logs, header: block };
+    try {
+      return await read(
+        batch,
+        batch.request({ method: 'eth_getLogs', params: [{ ...query.filter, ...query.where }] }) as unknown as Promise<
+          RawLog[]
+        >,
+      );
+    } catch (refusal) {
+      const { block } = query;
+      if (block === null || classifyRpcError(refusal).kind !== 'range-too-large') throw refusal;
+      const whole = this.batch(WHOLE_BLOCK_ANSWER_BYTES);
+      return read(whole, receiptLogs(whole, block, query.filter)).catch((error: unknown) => {
+        // a node without eth_getBlockReceipts: the block stays refused, as the node's own words say
+        throw new Error(
+          `eth_getLogs of block ${block} was refused as too large, and its receipts could not be read ` +
+            `either (${rpcErrorSummary(error)})`,
+          { cause: refusal },
+        );
+      });
+    }
   }
 
   private async header(client: PublicClient, n: number): Promise<RpcBlock | null> {
@@ -242,7 +284,7 @@ export class LotteryRpc {
   private async floodedPayouts<T extends { logs: RawLog[] }>(
     error: unknown,
     oneBlock: (() => Promise<number | null>) | null,
-    ask: (filter: object) => Promise<T>,
+    ask: (filter: LogFilter) => Promise<T>,
   ): Promise<T | { logs: RawLog[] }> {
     if (oneBlock === null || classifyRpcError(error).kind !== 'range-too-large') throw error;
     for (const calculator of await this.calculatorsAt(await oneBlock())) this.knowCalculator(calculator);
@@ -269,9 +311,9 @@ export class LotteryRpc {
     // Several nodes answer [] for a block hash they do not know (a load-balanced replica behind the one
     // that served the block by number): asked in one batch with the block's header, an answer without
     // the header is that node's, not an empty block.
-    const getLogs = async (filter: object) => {
+    const getLogs = async (filter: LogFilter) => {
       const { logs } = await this.logsBesideHeader(
-        { ...filter, ...where },
+        { filter, where, block: where.blockHash },
         (batch) => batch.request({ method: 'eth_getBlockByHash', params: [where.blockHash, false] }),
         `the node that answered eth_getLogs of block ${where.blockHash} does not have it`,
       );
@@ -339,4 +381,29 @@ export class LotteryRpc {
       return read();
     }
   }
+}
+
+/**
+ * The logs of `filter` in one block (its number or hash), read from its receipts (eth_getBlockReceipts:
+ * geth, erigon, reth, besu, nethermind and anvil have it), each checked to be of that block.
+ */
+async function receiptLogs(client: PublicClient, block: Hex, filter: LogFilter): Promise<RawLog[]> {
+  const receipts = (await client.request({
+    method: 'eth_getBlockReceipts',
+    params: [block],
+  } as never)) as { logs: RawLog[] }[] | null;
+  if (!receipts) throw new Error(`the node has no receipts of block ${block}`);
+  const addresses = filter.address?.map((a) => a.toLowerCase());
+  const topics = [filter.topics[0]].flat().map((t) => t.toLowerCase());
+  const logs = receipts.flatMap((r) => r.logs);
+  const ofBlock =
+    block.length === 66
+      ? (l: RawLog) => l.blockHash.toLowerCase() === block.toLowerCase()
+      : (l: RawLog) => Number(l.blockNumber) === Number(block);
+  if (!logs.every(ofBlock)) throw new Error(`the node answered the receipts of block ${block} with another block's`);
+  return logs.filter(
+    (l) =>
+      (addresses === undefined || addresses.includes(l.address.toLowerCase())) &&
+      topics.includes(l.topics[0]?.toLowerCase() ?? ''),
+  );
 }
