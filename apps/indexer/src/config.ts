@@ -1,5 +1,5 @@
 import { CHAIN_ENV_FIELDS, CONTRACT_VARIABLES } from '@lottery/chain';
-import { EVENT_LOG_ENV_FIELDS, requireKafkaBrokers } from '@lottery/event-log';
+import { EVENT_LOG_ENV_FIELDS, checkKafkaEnv } from '@lottery/event-log';
 import { loadConfig, LOG_LEVEL_ENV, setVariables } from '@lottery/telemetry';
 import { z } from 'zod';
 
@@ -47,7 +47,7 @@ const schema = z
     if (c.EVENT_LOG === 'postgres' && !c.DATABASE_URL) {
       ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'required when EVENT_LOG=postgres' });
     }
-    requireKafkaBrokers(c, ctx);
+    checkKafkaEnv(c, ctx);
   });
 
 /** A configured contract, lowercase, with the variable that names it (for error messages). */

@@ -1,4 +1,4 @@
-import { EVENT_LOG_ENV_FIELDS, requireKafkaBrokers } from '@lottery/event-log';
+import { EVENT_LOG_ENV_FIELDS, checkKafkaEnv } from '@lottery/event-log';
 import { READ_SCHEMA_ENV } from '@lottery/persistence';
 import { DEFAULT_BATCH_MAX_EVENTS, DEFAULT_REORG_WINDOW_BLOCKS } from '@lottery/projection';
 import { loadConfig, LOG_LEVEL_ENV } from '@lottery/telemetry';
@@ -20,7 +20,7 @@ const schema = z
     REORG_WINDOW_BLOCKS: z.coerce.number().int().min(1).default(DEFAULT_REORG_WINDOW_BLOCKS),
     LOG_LEVEL: LOG_LEVEL_ENV,
   })
-  .superRefine(requireKafkaBrokers)
+  .superRefine(checkKafkaEnv)
   .superRefine((env, ctx) => {
     // every Kafka append ends with a commit marker: a caught-up projector is one position behind the tail
     if (env.EVENT_LOG === 'kafka' && env.READY_MAX_LAG_EVENTS === 0) {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { EVENT_LOG_ENV_FIELDS, eventLogConfigFromEnv, requireKafkaBrokers } from './event-log-env';
+import { checkKafkaEnv, EVENT_LOG_ENV_FIELDS, eventLogConfigFromEnv } from './event-log-env';
 import { postgresLogSchema } from './postgres/postgres-log-schema';
 
-const schema = z.object(EVENT_LOG_ENV_FIELDS).superRefine(requireKafkaBrokers);
+const schema = z.object(EVENT_LOG_ENV_FIELDS).superRefine(checkKafkaEnv);
 
 describe('the event log variables', () => {
   it('default to the Postgres log in schema lottery_log', () => {
@@ -21,7 +21,31 @@ describe('the event log variables', () => {
       brokers: ['a:9092', 'b:9092'],
       chainId: 8453,
       topicPrefix: 'staging',
+      replicationFactor: 1,
+      minInsyncReplicas: undefined,
     });
+  });
+
+  it("name the topics' replicas, and how many must have an append before it is acknowledged", () => {
+    const kafka = { EVENT_LOG: 'kafka', KAFKA_BROKERS: 'a:9092' };
+    const config = (input: Record<string, string>) => eventLogConfigFromEnv(schema.parse(input), 8453, 'unused');
+    expect(config({ ...kafka, KAFKA_REPLICATION_FACTOR: '3' })).toMatchObject({
+      replicationFactor: 3,
+      minInsyncReplicas: undefined, // the log's default: one less, 2
+    });
+    expect(config({ ...kafka, KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '3' })).toMatchObject({
+      replicationFactor: 3,
+      minInsyncReplicas: 3,
+    });
+    expect(
+      schema.safeParse({ ...kafka, KAFKA_REPLICATION_FACTOR: '2', KAFKA_MIN_INSYNC_REPLICAS: '3' }).error?.issues,
+    ).toMatchObject([
+      {
+        path: ['KAFKA_MIN_INSYNC_REPLICAS'],
+        message: 'at most KAFKA_REPLICATION_FACTOR (2): no append could be acknowledged',
+      },
+    ]);
+    expect(schema.safeParse({ ...kafka, KAFKA_REPLICATION_FACTOR: '0' }).success).toBe(false);
   });
 
   it('refuse Kafka without brokers, and names that are not identifiers or topic prefixes', () => {

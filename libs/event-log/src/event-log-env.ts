@@ -18,6 +18,8 @@ export const EVENT_LOG_ENV_FIELDS = {
     .string()
     .regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be a Kafka topic name prefix (letters, digits, . _ -)')
     .default('lottery'),
+  KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(32).default(1),
+  KAFKA_MIN_INSYNC_REPLICAS: z.coerce.number().int().min(1).optional(),
 };
 
 export interface EventLogEnv {
@@ -25,6 +27,8 @@ export interface EventLogEnv {
   EVENT_LOG_SCHEMA: string;
   KAFKA_BROKERS?: string | undefined;
   KAFKA_TOPIC_PREFIX: string;
+  KAFKA_REPLICATION_FACTOR: number;
+  KAFKA_MIN_INSYNC_REPLICAS?: number | undefined;
 }
 
 /** "a:9092, b:9092" as a compose file may write it: spaces and empty entries are no part of a host. */
@@ -34,10 +38,18 @@ const kafkaBrokers = (env: EventLogEnv): string[] =>
     .map((broker) => broker.trim())
     .filter((broker) => broker !== '');
 
-/** A `superRefine` step: Kafka needs its brokers. */
-export function requireKafkaBrokers(env: EventLogEnv, ctx: z.RefinementCtx): void {
-  if (env.EVENT_LOG === 'kafka' && kafkaBrokers(env).length === 0) {
+/** A `superRefine` step: Kafka needs its brokers, and cannot have more replicas in sync than it has. */
+export function checkKafkaEnv(env: EventLogEnv, ctx: z.RefinementCtx): void {
+  if (env.EVENT_LOG !== 'kafka') return;
+  if (kafkaBrokers(env).length === 0) {
     ctx.addIssue({ code: 'custom', path: ['KAFKA_BROKERS'], message: 'required when EVENT_LOG=kafka (host:port,…)' });
+  }
+  if ((env.KAFKA_MIN_INSYNC_REPLICAS ?? 1) > env.KAFKA_REPLICATION_FACTOR) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['KAFKA_MIN_INSYNC_REPLICAS'],
+      message: `at most KAFKA_REPLICATION_FACTOR (${env.KAFKA_REPLICATION_FACTOR}): no append could be acknowledged`,
+    });
   }
 }
 
@@ -49,6 +61,8 @@ export function eventLogConfigFromEnv(env: EventLogEnv, chainId: number, databas
         brokers: kafkaBrokers(env),
         chainId,
         topicPrefix: env.KAFKA_TOPIC_PREFIX,
+        replicationFactor: env.KAFKA_REPLICATION_FACTOR,
+        minInsyncReplicas: env.KAFKA_MIN_INSYNC_REPLICAS,
       }
     : { kind: 'postgres', databaseUrl, schema: env.EVENT_LOG_SCHEMA };
 }

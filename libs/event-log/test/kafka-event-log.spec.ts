@@ -207,26 +207,34 @@ describe('kafka event log topics made beforehand', () => {
   });
   afterAll(() => admin.disconnect());
 
-  /** init() of a log whose topic `which` an operator created with these settings. */
-  async function initOver(which: 'events' | 'checkpoints', numPartitions: number, config: Record<string, string>) {
-    const topicPrefix = uniqueName('made');
+  async function makeTopic(topic: string, numPartitions: number, config: Record<string, string>) {
     await admin.createTopics({
       waitForLeaders: true,
       topics: [
         {
-          topic: `${topicPrefix}.${which}.8453`,
+          topic,
           numPartitions,
           replicationFactor: 1,
           configEntries: Object.entries(config).map(([name, value]) => ({ name, value })),
         },
       ],
     });
-    const log = createEventLog({ kind: 'kafka', brokers: kafkaBrokers(), chainId: 8453, topicPrefix });
+  }
+
+  async function initLog(topicPrefix: string, durability: { replicationFactor?: number; minInsyncReplicas?: number }) {
+    const log = createEventLog({ kind: 'kafka', brokers: kafkaBrokers(), chainId: 8453, topicPrefix, ...durability });
     try {
       await log.init();
     } finally {
       await log.close();
     }
+  }
+
+  /** init() of a log whose topic `which` an operator created with these settings. */
+  async function initOver(which: 'events' | 'checkpoints', numPartitions: number, config: Record<string, string>) {
+    const topicPrefix = uniqueName('made');
+    await makeTopic(`${topicPrefix}.${which}.8453`, numPartitions, config);
+    await initLog(topicPrefix, {});
   }
 
   const forever = { 'cleanup.policy': 'delete', 'retention.ms': '-1', 'retention.bytes': '-1' };
@@ -257,5 +265,25 @@ describe('kafka event log topics made beforehand', () => {
         /may lose acknowledged appends when its leader fails \(unclean.leader.election.enable=true\)/,
       );
     }
+  });
+
+  it('are refused when they keep fewer copies of an acknowledged append than the log is configured for', async () => {
+    // both made beforehand: this cluster is one broker, which could not make the missing one with 3 replicas
+    const made = async (events: Record<string, string>, checkpoints: Record<string, string>) => {
+      const prefix = uniqueName('made');
+      await makeTopic(`${prefix}.events.8453`, 1, { ...forever, ...events });
+      await makeTopic(`${prefix}.checkpoints.8453`, 1, { 'cleanup.policy': 'compact', ...checkpoints });
+      return prefix;
+    };
+    await expect(initLog(await made({}, {}), { replicationFactor: 3 })).rejects.toThrow(
+      /topic made_\S+\.events\.8453 has 1 replica\(s\) where the log asks for 3 \(KAFKA_REPLICATION_FACTOR\) and min.insync.replicas=1 where the log asks for 2 \(KAFKA_MIN_INSYNC_REPLICAS\)/,
+    );
+    const insync = { 'min.insync.replicas': '2' };
+    await expect(initLog(await made(insync, {}), { replicationFactor: 1, minInsyncReplicas: 2 })).rejects.toThrow(
+      /topic made_\S+\.checkpoints\.8453 has min.insync.replicas=1 where the log asks for 2 .*kafka-configs.sh --alter/,
+    );
+    await expect(
+      initLog(await made(insync, insync), { replicationFactor: 1, minInsyncReplicas: 2 }),
+    ).resolves.toBeUndefined();
   });
 });

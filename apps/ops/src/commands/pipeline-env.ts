@@ -1,10 +1,5 @@
 import { existsSync } from 'node:fs';
-import {
-  EVENT_LOG_ENV_FIELDS,
-  eventLogConfigFromEnv,
-  requireKafkaBrokers,
-  type EventLogConfig,
-} from '@lottery/event-log';
+import { EVENT_LOG_ENV_FIELDS, eventLogConfigFromEnv, checkKafkaEnv, type EventLogConfig } from '@lottery/event-log';
 import { CHAIN_ENV_FIELDS } from '@lottery/chain';
 import { READ_SCHEMA_ENV } from '@lottery/persistence';
 import { loadConfig, setVariables } from '@lottery/telemetry';
@@ -29,7 +24,7 @@ const schema = z
     START_BLOCK: optionalInt(0),
     REORG_DEPTH: CHAIN_ENV_FIELDS.REORG_DEPTH,
   })
-  .superRefine(requireKafkaBrokers);
+  .superRefine(checkKafkaEnv);
 
 export type OpsPipelineEnv = z.infer<typeof schema>;
 

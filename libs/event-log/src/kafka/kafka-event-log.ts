@@ -34,7 +34,7 @@ export interface KafkaEventLogConfig {
   transactionalId?: string;
   /** Default 1 (a single broker); 3 in a production cluster. */
   replicationFactor?: number;
-  /** Default 1; 2 with replicationFactor 3. */
+  /** Default one less than replicationFactor, at least 1: 2 with replicationFactor 3. */
   minInsyncReplicas?: number;
 }
 
@@ -137,9 +137,10 @@ export class KafkaEventLog implements EventLog {
   }
 
   async init(): Promise<void> {
+    const replicationFactor = this.config.replicationFactor ?? 1;
     await ensureLogTopics(await this.admin.get(), this.topics, {
-      replicationFactor: this.config.replicationFactor ?? 1,
-      minInsyncReplicas: this.config.minInsyncReplicas ?? 1,
+      replicationFactor,
+      minInsyncReplicas: this.config.minInsyncReplicas ?? Math.max(1, replicationFactor - 1),
     });
   }
 

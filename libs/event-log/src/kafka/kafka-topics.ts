@@ -24,8 +24,9 @@ export function kafkaLogTopics(prefix: string, chainId: number): KafkaLogTopics 
  * is the source of truth for every read model, so it is kept forever, acknowledged only once in sync,
  * and never elects an out-of-sync leader. Existing topics (made by an operator, or before this code) are
  * checked, not altered: an events topic with more than one partition would break the total order, one
- * that deletes or compacts events would lose them, and a checkpoint topic that deletes its latest record
- * would send the indexer back to its start block.
+ * that deletes or compacts events would lose them, a checkpoint topic that deletes its latest record
+ * would send the indexer back to its start block, and one with fewer replicas, or acknowledging appends
+ * from fewer of them, than the settings ask would lose acknowledged appends with fewer broker failures.
  */
 export async function ensureLogTopics(
   admin: Admin,
@@ -54,47 +55,76 @@ export async function ensureLogTopics(
   const existing = new Set(await admin.listTopics());
   const missing = wanted.filter((t) => !existing.has(t.topic));
   if (missing.length > 0) await admin.createTopics({ waitForLeaders: true, topics: missing });
-  const metadata = await admin.fetchTopicMetadata({ topics: [topics.events] });
-  const partitions = metadata.topics[0]?.partitions.length;
+  const metadata = await admin.fetchTopicMetadata({ topics: [topics.events, topics.checkpoints] });
+  const partitionsOf = (name: string) => metadata.topics.find((t) => t.name === name)?.partitions ?? [];
+  const partitions = partitionsOf(topics.events).length;
   if (partitions !== 1) {
     throw new Error(`topic ${topics.events} has ${partitions} partitions; the event log needs exactly 1 (total order)`);
   }
-  await refuseForgettingTopics(admin, topics);
+  const configs = await topicConfigs(admin, topics);
+  for (const name of [topics.events, topics.checkpoints]) {
+    const replicas = Math.min(...partitionsOf(name).map((p) => p.replicas.length));
+    refuseLessDurable(name, replicas, configs(name), settings);
+  }
+  refuseForgetting(topics, configs);
 }
 
 const RETENTION = ['cleanup.policy', 'retention.ms', 'retention.bytes'] as const;
 /** A replica behind the leader may become leader: what the old leader had acknowledged is lost. */
 const UNCLEAN_ELECTION = 'unclean.leader.election.enable';
+const MIN_INSYNC = 'min.insync.replicas';
 type Retention = Record<(typeof RETENTION)[number], string | undefined>;
+/** A topic's setting as the broker has it (the broker's default when the topic sets none). */
+type TopicConfig = (name: string) => string | undefined;
 
 const keepsForever = (c: Retention) => c['retention.ms'] === '-1' && c['retention.bytes'] === '-1';
 const compacts = (c: Retention) => (c['cleanup.policy'] ?? '').split(',').includes('compact');
 const deletes = (c: Retention) => (c['cleanup.policy'] ?? '').split(',').includes('delete');
 
-async function refuseForgettingTopics(admin: Admin, topics: KafkaLogTopics): Promise<void> {
+async function topicConfigs(admin: Admin, topics: KafkaLogTopics): Promise<(topic: string) => TopicConfig> {
   const { resources } = await admin.describeConfigs({
     includeSynonyms: false,
     resources: [topics.events, topics.checkpoints].map((name) => ({
       type: ConfigResourceTypes.TOPIC,
       name,
-      configNames: [...RETENTION, UNCLEAN_ELECTION],
+      configNames: [...RETENTION, UNCLEAN_ELECTION, MIN_INSYNC],
     })),
   });
-  const valueOf = (topic: string, name: string) =>
+  return (topic) => (name) =>
     resources.find((r) => r.resourceName === topic)?.configEntries.find((e) => e.configName === name)?.configValue;
-  const settings = (topic: string): Retention => ({
-    'cleanup.policy': valueOf(topic, 'cleanup.policy'),
-    'retention.ms': valueOf(topic, 'retention.ms'),
-    'retention.bytes': valueOf(topic, 'retention.bytes'),
-  });
-  for (const topic of [topics.events, topics.checkpoints]) {
-    if (valueOf(topic, UNCLEAN_ELECTION) === 'true') {
-      throw new Error(
-        `topic ${topic} may lose acknowledged appends when its leader fails (${UNCLEAN_ELECTION}=true): ` +
-          `set ${UNCLEAN_ELECTION}=false (kafka-configs.sh --alter)`,
-      );
-    }
+}
+
+function refuseLessDurable(topic: string, replicas: number, config: TopicConfig, settings: KafkaTopicSettings): void {
+  if (config(UNCLEAN_ELECTION) === 'true') {
+    throw new Error(
+      `topic ${topic} may lose acknowledged appends when its leader fails (${UNCLEAN_ELECTION}=true): ` +
+        `set ${UNCLEAN_ELECTION}=false (kafka-configs.sh --alter)`,
+    );
   }
+  const minInsync = Number(config(MIN_INSYNC) ?? 1);
+  const short = [
+    ...(replicas < settings.replicationFactor
+      ? [`${replicas} replica(s) where the log asks for ${settings.replicationFactor} (KAFKA_REPLICATION_FACTOR)`]
+      : []),
+    ...(minInsync < settings.minInsyncReplicas
+      ? [`${MIN_INSYNC}=${minInsync} where the log asks for ${settings.minInsyncReplicas} (KAFKA_MIN_INSYNC_REPLICAS)`]
+      : []),
+  ];
+  if (short.length > 0) {
+    throw new Error(
+      `topic ${topic} has ${short.join(' and ')}: an acknowledged append would survive fewer broker failures; ` +
+        'raise them (kafka-reassign-partitions.sh, kafka-configs.sh --alter), or lower the variables if this ' +
+        'cluster is meant to keep fewer copies',
+    );
+  }
+}
+
+function refuseForgetting(topics: KafkaLogTopics, configs: (topic: string) => TopicConfig): void {
+  const settings = (topic: string): Retention => ({
+    'cleanup.policy': configs(topic)('cleanup.policy'),
+    'retention.ms': configs(topic)('retention.ms'),
+    'retention.bytes': configs(topic)('retention.bytes'),
+  });
   const shown = (c: Retention) => RETENTION.map((name) => `${name}=${c[name]}`).join(', ');
   const events = settings(topics.events);
   if (compacts(events) || !keepsForever(events)) {
