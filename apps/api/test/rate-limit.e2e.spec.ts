@@ -20,6 +20,8 @@ describe('rate limits on Redis', () => {
   const keys = new StubApiKeys();
   keys.add(KEY);
   keys.add(DAY_KEY, { perDay: 3 });
+  /** Keys looked up in the (stub) accounts database, by every instance. */
+  let lookups = 0;
 
   /** Each test uses its own client IP, so budgets never leak between tests. */
   let ip = 0;
@@ -31,7 +33,12 @@ describe('rate limits on Redis', () => {
     const app = await startTestApp({
       rateLimitStore: store,
       rateLimits: SPEC_TIER_LIMITS,
-      apiKeys: keys,
+      apiKeys: {
+        findByKey: (key) => {
+          lookups++;
+          return keys.findByKey(key);
+        },
+      },
       env: { TRUST_PROXY: 'true', ...env },
     });
     apps.push(app);
@@ -55,6 +62,25 @@ describe('rate limits on Redis', () => {
     await Promise.all(apps.map((a) => a.close()));
     client?.disconnect();
     await redis?.cleanup();
+  });
+
+  it("holds back an address's key lookups on every instance once its refused keys reached the limit on one", async () => {
+    await awayFromMinuteEnd();
+    const [a, b] = [await startApp(), await startApp()];
+    const from = nextIp();
+    const made = (i: number) => ({
+      authorization: `Bearer lt_live_${'R'.repeat(18)}${String(i).padStart(4, '0')}`,
+      'x-forwarded-for': from,
+    });
+    const before = lookups;
+    const onA: number[] = [];
+    for (let i = 0; i < 10; i++) onA.push((await get(a, '/v1/rounds', made(i))).statusCode);
+    expect(onA).toEqual(Array(10).fill(401));
+    // b has not seen the address held back: one more lookup, whose refusal the shared count holds back
+    const onB: number[] = [];
+    for (let i = 10; i < 15; i++) onB.push((await get(b, '/v1/rounds', made(i))).statusCode);
+    expect(onB).toEqual(Array(5).fill(429));
+    expect(lookups - before).toBe(11);
   });
 
   it('counts exactly across two app instances sharing Redis', async () => {

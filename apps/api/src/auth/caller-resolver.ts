@@ -98,7 +98,7 @@ export class CallerResolver {
       // the accounts database out: the key cannot be checked, but the request is still counted (by IP)
       return anonymous({ lookupFailed: error });
     }
-    if (lookedUp && verdict.kind !== 'valid') this.refusedKeys.refused(address);
+    if (lookedUp && verdict.kind !== 'valid') await this.refusedKeys.refused(address);
     if (verdict.kind === 'unknown') {
       return anonymous(
         new ApiError('invalid_api_key', 'the API key matches no known active key', {

@@ -1,17 +1,46 @@
 import type { ApiConfig } from '../config/api-config';
+import { MemoryRateLimitStore } from '../rate-limit/memory-rate-limit.store';
+import type { RateLimitStore } from '../rate-limit/rate-limit-store';
 import { RefusedKeyLookups } from './refused-key-lookups';
 
 describe('RefusedKeyLookups', () => {
   const config = { rateLimits: { anonymous: { perMinute: 2, perDay: 100 } } } as ApiConfig;
   const minute = 29_000_000 * 60_000;
 
-  it('holds an address back for the rest of the minute once its refusals reach the limit, then forgets', () => {
-    const refused = new RefusedKeyLookups(config);
-    refused.refused('ip:a', minute + 1_000);
-    expect(refused.waitFor('ip:a', minute + 1_000)).toBeNull();
-    refused.refused('ip:a', minute + 2_000);
+  it('holds an address back for the rest of the minute once its refusals reach the limit, then forgets', async () => {
+    let now = minute + 1_000;
+    const refused = new RefusedKeyLookups(config, new MemoryRateLimitStore(() => now));
+    await refused.refused('ip:a', now);
+    expect(refused.waitFor('ip:a', now)).toBeNull();
+    now = minute + 2_000;
+    await refused.refused('ip:a', now);
     expect(refused.waitFor('ip:a', minute + 20_500)).toBe(40);
     expect(refused.waitFor('ip:b', minute + 20_500)).toBeNull();
     expect(refused.waitFor('ip:a', minute + 60_000)).toBeNull();
+    // a new minute: counted from zero again
+    now = minute + 61_000;
+    await refused.refused('ip:a', now);
+    expect(refused.waitFor('ip:a', now)).toBeNull();
+  });
+
+  it('holds back an address another process counted to the limit at its first refusal here', async () => {
+    const now = minute + 1_000;
+    const shared = new MemoryRateLimitStore(() => now);
+    const [here, there] = [new RefusedKeyLookups(config, shared), new RefusedKeyLookups(config, shared)];
+    await there.refused('ip:a', now);
+    await there.refused('ip:a', now);
+    expect(here.waitFor('ip:a', now)).toBeNull();
+    await here.refused('ip:a', now);
+    expect(here.waitFor('ip:a', now)).toBe(59);
+  });
+
+  it('counts nothing while the store is unreachable, and holds nobody back', async () => {
+    const down: RateLimitStore = {
+      consume: () => Promise.reject(new Error('not connected')),
+      close: () => Promise.resolve(),
+    };
+    const refused = new RefusedKeyLookups(config, down);
+    for (let i = 0; i < 5; i++) await refused.refused('ip:a', minute);
+    expect(refused.waitFor('ip:a', minute)).toBeNull();
   });
 });

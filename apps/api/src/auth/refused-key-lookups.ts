@@ -1,48 +1,62 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { API_CONFIG, type ApiConfig } from '../config/api-config';
+import { RATE_LIMIT_STORE, type RateLimitStore } from '../rate-limit/rate-limit-store';
+import type { WindowLimits } from '../rate-limit/tier-limits';
 
-const MINUTE_MS = 60_000;
-/** Addresses counted at once; past it a new one goes uncounted this minute (memory stays bounded). */
-const MAX_ADDRESSES = 100_000;
+/** Addresses held back at once; past it a new one goes unheld this minute (memory stays bounded). */
+const MAX_HELD = 100_000;
 
 /**
  * Refused key lookups (no such key, revoked, of another environment) per client address in the current
- * UTC minute, in this process. A key is looked up in the accounts database before any budget can be
- * charged (its budget is known only once it is found), so without this a client sending made-up keys has
- * each one looked up however long its address's limit has answered 429 (the partner group has no limit at
- * all). Once an address's refused lookups this minute reach the anonymous per-minute limit, which its
- * requests were charged to as well, its keys are not looked up until the minute ends: 429. A key answered
- * from memory (the Data API's cache of found keys) is never held back.
+ * UTC minute. A key is looked up in the accounts database before any budget can be charged (its budget is
+ * known only once it is found), so without this a client sending made-up keys has each one looked up
+ * however long its address's limit has answered 429 (the partner group has no limit at all). Once an
+ * address's refused lookups this minute reach the anonymous per-minute limit, which its requests were
+ * charged to as well, its keys are not looked up until the minute ends: 429. A key answered from memory
+ * (the Data API's cache of found keys) is never held back.
+ *
+ * The refusals are counted in the rate-limit store, shared by every API process when it is Redis; each
+ * process remembers which addresses the count has held back, so a lookup costs no store round trip and
+ * only a refusal does. A process that has not seen an address held back yet looks one more key up: with
+ * N processes an address gets at most N − 1 lookups past the limit a minute. While the store is
+ * unreachable refusals go uncounted (the Data API's and the pool's requests answer 503 then anyway).
  */
 @Injectable()
 export class RefusedKeyLookups {
-  private readonly limit: number;
-  private minute = -1;
-  private readonly counts = new Map<string, number>();
+  private readonly budget: WindowLimits;
+  /** Held-back addresses, each until the local time its minute ends. */
+  private readonly heldUntil = new Map<string, number>();
 
-  constructor(@Inject(API_CONFIG) config: ApiConfig) {
-    this.limit = config.rateLimits.anonymous.perMinute;
+  constructor(
+    @Inject(API_CONFIG) config: ApiConfig,
+    @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
+  ) {
+    this.budget = { perMinute: config.rateLimits.anonymous.perMinute, perDay: Number.MAX_SAFE_INTEGER };
   }
 
   /** Whole seconds until `subject`'s keys are looked up again; null when they are now. */
   waitFor(subject: string, nowMs = Date.now()): number | null {
-    this.roll(nowMs);
-    if ((this.counts.get(subject) ?? 0) < this.limit) return null;
-    return Math.max(1, Math.ceil(((this.minute + 1) * MINUTE_MS - nowMs) / 1000));
+    const until = this.heldUntil.get(subject);
+    if (until === undefined) return null;
+    if (until <= nowMs) {
+      this.heldUntil.delete(subject);
+      return null;
+    }
+    return Math.max(1, Math.ceil((until - nowMs) / 1000));
   }
 
-  refused(subject: string, nowMs = Date.now()): void {
-    this.roll(nowMs);
-    const count = this.counts.get(subject);
-    if (count === undefined && this.counts.size >= MAX_ADDRESSES) return;
-    this.counts.set(subject, (count ?? 0) + 1);
+  /** Counts a refused lookup of `subject`'s; once its count reaches the limit, it is held back. */
+  async refused(subject: string, nowMs = Date.now()): Promise<void> {
+    const counted = await this.store.consume(`refused-keys:${subject}`, this.budget).catch(() => null);
+    if (counted === null || (counted.allowed && counted.minute.remaining > 0)) return;
+    if (this.heldUntil.size >= MAX_HELD) this.forgetEnded(nowMs);
+    if (this.heldUntil.size >= MAX_HELD) return;
+    // the store's window, on this process's clock (Redis's clock decides the window: see rate-limit.lua)
+    this.heldUntil.set(subject, nowMs + (counted.minute.resetAtMs - counted.nowMs));
   }
 
-  private roll(nowMs: number): void {
-    const minute = Math.floor(nowMs / MINUTE_MS);
-    if (minute === this.minute) return;
-    this.minute = minute;
-    this.counts.clear();
+  private forgetEnded(nowMs: number): void {
+    for (const [subject, until] of this.heldUntil) if (until <= nowMs) this.heldUntil.delete(subject);
   }
 }
 

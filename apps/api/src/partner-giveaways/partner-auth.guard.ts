@@ -36,7 +36,7 @@ export class PartnerAuthGuard implements CanActivate {
     if (wait !== null) throw new PlainApiError(429, 'Rate limit exceeded', {}, { 'Retry-After': String(wait) });
     const partner = await this.giveaways.ledger.findByKey(key);
     if (!partner?.active) {
-      this.refusedKeys.refused(address);
+      await this.refusedKeys.refused(address);
       throw invalidPartner();
     }
     authenticated.set(request, { ...partner, key });
