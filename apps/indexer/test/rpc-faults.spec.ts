@@ -247,15 +247,20 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
   it("reads a block holding more logs than the provider's answers may from its receipts, in the backfill and at the head", async () => {
     // geth and Infura refuse an eth_getLogs answer of more than N logs even for one block, which cannot
     // be split: asked again and again, it would stop the indexer there for good
-    const capped = await startRpcFaultProxy(f.anvil.rpcUrl, { maxLogsPerAnswer: 3 });
+    // at first the node answers its receipts empty, as one that pruned them: not taken for the block's
+    const capped = await startRpcFaultProxy(f.anvil.rpcUrl, { maxLogsPerAnswer: 3, prunedReceipts: true });
     try {
       await buyOrder(sim, 6);
+      const full = await headOf(f.anvil.rpcUrl);
       const envelopes = await followIntoFreshLog(
         f,
         'indexer_faults_full_block',
         capped.url,
         {},
         async (log, failed) => {
+          await eventually(async () => (capped.stats.calls.eth_getBlockReceipts ?? 0) >= 3, 'receipts asked again');
+          expect((await log.lastCheckpoint())?.blockNumber ?? -1).toBeLessThan(full);
+          capped.faults.prunedReceipts = false;
           await checkpointAtHead(f, log, failed);
           const backfilled = capped.stats.calls.eth_getBlockReceipts ?? 0;
           expect(backfilled).toBeGreaterThan(0);

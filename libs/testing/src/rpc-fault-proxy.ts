@@ -12,6 +12,8 @@ export interface RpcFaults {
    * returned more than N results"), even for one block; 0 = no limit.
    */
   maxLogsPerAnswer: number;
+  /** eth_getBlockReceipts is answered [] (a node that pruned its receipts, or a gateway that lost them). */
+  prunedReceipts: boolean;
   /** Share of calls delayed by `delayMs`. */
   delayRate: number;
   delayMs: number;
@@ -101,6 +103,7 @@ const NONE: RpcFaults = {
   failRate: 0,
   maxLogRange: 0,
   maxLogsPerAnswer: 0,
+  prunedReceipts: false,
   delayRate: 0,
   delayMs: 0,
   lagBlocks: 0,
@@ -216,6 +219,8 @@ export async function startRpcFaultProxy(
         return { jsonrpc: '2.0', id: req.id, error: { code: -32000, message: 'header not found' } };
       }
     }
+    if (req.method === 'eth_getBlockReceipts' && state.prunedReceipts)
+      return { jsonrpc: '2.0', id: req.id, result: [] };
     await state.beforeForward?.(req);
     const answered = await forward(req);
     if (req.method === 'eth_blockNumber' && state.headAheadBlocks > 0) {

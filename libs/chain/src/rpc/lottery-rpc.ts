@@ -2,7 +2,7 @@ import { createPublicClient, http, toEventSelector, type Hex, type PublicClient 
 import { lotteryEventsAbi } from '../abi/lottery-events.abi';
 import { drawingStateAbi, jackpotAbi } from '../abi/lottery-functions.abi';
 import type { MinedLog } from '../decode/log-decoder';
-import { classifyRpcError, isStateUnavailable, rpcErrorSummary } from './rpc-errors';
+import { answerTooLarge, classifyRpcError, isStateUnavailable, rpcErrorSummary } from './rpc-errors';
 
 export interface RpcBlock {
   number: number;
@@ -40,12 +40,12 @@ interface LogFilter {
 }
 
 /**
- * The most an answer for one whole block may weigh (viem's default is 10 MB). A block cannot be split
- * into smaller ranges, so its logs, or its receipts, must fit one answer: a block of a chain with a
- * 150 M gas limit holds at most ~45,000 lottery logs (~50 MB of JSON), and its receipts rarely more
- * than a few times that.
+ * The most a block's receipts may weigh (viem's default for an answer is 10 MB). A block cannot be split
+ * into smaller ranges, so its receipts must fit one answer: a block of a chain with a 150 M gas limit
+ * holds at most ~45,000 lottery logs (~50 MB of JSON). Parsed, an answer takes about twice its size of
+ * heap, which the indexer's memory (1 GiB in k8s/) must leave room for.
  */
-const WHOLE_BLOCK_ANSWER_BYTES = 256 * 1024 * 1024;
+const WHOLE_BLOCK_ANSWER_BYTES = 128 * 1024 * 1024;
 
 /** A range's logs with the headers of its first and last blocks, all as one node has them. */
 export interface RangeLogs {
@@ -199,9 +199,9 @@ export class LotteryRpc {
       if (!first || !last) throw new Error(`the node does not have blocks ${from}-${to} yet`);
       return { first, last };
     };
-    const withEnd = async (filter: LogFilter) => {
+    const withEnd = async (filter: LogFilter, orReceipts: boolean) => {
       const { logs, header: last } = await this.logsBesideHeader(
-        { filter, where, block: from === to ? hexNumber(to) : null },
+        { filter, where, block: orReceipts && from === to ? hexNumber(to) : null },
         (batch) => this.header(batch, to),
         `the node that answered eth_getLogs ${from}-${to} does not have block ${to} yet`,
       );
@@ -209,9 +209,9 @@ export class LotteryRpc {
     };
     const before = await ends();
     const [ours, payouts] = await Promise.all([
-      withEnd({ address: this.addresses, topics: [TOPICS] }),
-      withEnd({ topics: [TIER_PAYOUTS_TOPIC] }).catch((error: unknown) =>
-        this.floodedPayouts(error, from === to ? async () => from : null, (filter) => withEnd(filter)),
+      withEnd({ address: this.addresses, topics: [TOPICS] }, true),
+      withEnd({ topics: [TIER_PAYOUTS_TOPIC] }, false).catch((error: unknown) =>
+        this.floodedPayouts(error, from === to ? async () => from : null, (filter) => withEnd(filter, true)),
       ),
     ]);
     const after = await ends();
@@ -234,7 +234,10 @@ export class LotteryRpc {
    *
    * The logs of one `block` that the node refuses as too many for an answer (a provider's cap on an
    * answer's logs, or more than viem takes) are read from the block's receipts instead: a block cannot be
-   * split, and asked again it would be refused for good, which would stop the indexer there.
+   * split, and asked again it would be refused for good, which would stop the indexer there. Receipts
+   * that hold no more matching logs than the refusal's cap (none, from a node that pruned them) are not
+   * the block's, and refused. Everyone's tier payouts are not read so (floodedPayouts): a flood of them
+   * is cheap to emit, and only the drawings' calculators' count.
    */
   private async logsBesideHeader<H>(
     query: { filter: LogFilter; where: object; block: Hex | null },
@@ -256,10 +259,22 @@ export class LotteryRpc {
       );
     } catch (refusal) {
       const { block } = query;
-      if (block === null || classifyRpcError(refusal).kind !== 'range-too-large') throw refusal;
+      const tooLarge = block === null ? null : answerTooLarge(refusal);
+      if (block === null || tooLarge === null) throw refusal;
       const whole = this.batch(WHOLE_BLOCK_ANSWER_BYTES);
-      return read(whole, receiptLogs(whole, block, query.filter)).catch((error: unknown) => {
-        // a node without eth_getBlockReceipts: the block stays refused, as the node's own words say
+      const fromReceipts = async () => {
+        const logs = await receiptLogs(whole, block, query.filter);
+        if (logs.length <= (tooLarge.maxLogs ?? 0)) {
+          throw new Error(
+            `the node's receipts of block ${block} hold ${logs.length} of the logs it refused as too many`,
+          );
+        }
+        return logs;
+      };
+      return read(whole, fromReceipts()).catch((error: unknown) => {
+        // a throttle is waited out as the node asks; otherwise (a node without eth_getBlockReceipts, or
+        // its answer over the cap) the block stays refused as the node's own words say, and is asked again
+        if (classifyRpcError(error).kind === 'rate-limited') throw error;
         throw new Error(
           `eth_getLogs of block ${block} was refused as too large, and its receipts could not be read ` +
             `either (${rpcErrorSummary(error)})`,
@@ -311,9 +326,9 @@ export class LotteryRpc {
     // Several nodes answer [] for a block hash they do not know (a load-balanced replica behind the one
     // that served the block by number): asked in one batch with the block's header, an answer without
     // the header is that node's, not an empty block.
-    const getLogs = async (filter: LogFilter) => {
+    const getLogs = async (filter: LogFilter, orReceipts = true) => {
       const { logs } = await this.logsBesideHeader(
-        { filter, where, block: where.blockHash },
+        { filter, where, block: orReceipts ? where.blockHash : null },
         (batch) => batch.request({ method: 'eth_getBlockByHash', params: [where.blockHash, false] }),
         `the node that answered eth_getLogs of block ${where.blockHash} does not have it`,
       );
@@ -321,8 +336,12 @@ export class LotteryRpc {
     };
     const [ours, payouts] = await Promise.all([
       getLogs({ address: this.addresses, topics: [TOPICS] }),
-      getLogs({ topics: [TIER_PAYOUTS_TOPIC] }).catch((error: unknown) =>
-        this.floodedPayouts(error, async () => (await this.blockByHash(where.blockHash))?.number ?? null, getLogs),
+      getLogs({ topics: [TIER_PAYOUTS_TOPIC] }, false).catch((error: unknown) =>
+        this.floodedPayouts(
+          error,
+          async () => (await this.blockByHash(where.blockHash))?.number ?? null,
+          (filter) => getLogs(filter),
+        ),
       ),
     ]);
     // another block's logs (a node answering its blockHash filter loosely) are left out, as the follower

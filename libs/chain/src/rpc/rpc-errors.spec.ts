@@ -5,6 +5,7 @@ import {
   HttpRequestError,
 } from 'viem';
 import {
+  answerTooLarge,
   classifyRpcError,
   isStateUnavailable,
   isTimeout,
@@ -112,6 +113,25 @@ describe('classifyRpcError', () => {
       'rate-limited',
     );
     expect(classifyRpcError(new Error('socket hang up')).kind).toBe('transient');
+  });
+});
+
+describe('answerTooLarge', () => {
+  it("tells an answer refused for its size, with the provider's cap on its logs when stated", () => {
+    expect(answerTooLarge(rpc(-32005, 'query returned more than 10,000 results'))).toEqual({ maxLogs: 10_000 });
+    expect(answerTooLarge(rpc(-32602, 'query exceeds max results 20000, retry with the range 5-9'))).toEqual({
+      maxLogs: 20_000,
+    });
+    expect(answerTooLarge(rpc(-32000, 'log response size exceeded'))).toEqual({});
+    const viemCap = Object.assign(new Error('Response body is too large'), { name: 'ResponseBodyTooLargeError' });
+    expect(answerTooLarge(Object.assign(new Error('failed'), { cause: viemCap }))).toEqual({});
+  });
+
+  it('is null for a range refusal, a throttle that reads like one, and any other failure', () => {
+    expect(answerTooLarge(rpc(-32000, 'exceed maximum block range: 2000'))).toBeNull();
+    expect(answerTooLarge(rpc(-32005, 'limit exceeded'))).toBeNull();
+    expect(answerTooLarge(rpc(-32005, 'project ID request rate exceeded'))).toBeNull();
+    expect(answerTooLarge(new Error('socket hang up'))).toBeNull();
   });
 });
 

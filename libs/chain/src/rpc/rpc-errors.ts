@@ -144,6 +144,28 @@ export function isTimeout(error: unknown): boolean {
   return false;
 }
 
+/** Refusals of an answer's size (its logs or its bytes), as opposed to its range of blocks or the caller's rate. */
+const ANSWER_TOO_LARGE = [
+  /more than [\d,]+ results/i,
+  /exceeds max results/i,
+  /too many (results|logs)/i,
+  /response (body )?(is )?too large/i,
+  /response size/i,
+  /ResponseBodyTooLarge/i,
+];
+
+/**
+ * An eth_getLogs refused for the size of its answer: what the node said of its cap on an answer's logs
+ * (when it said it), or null for any other failure, a range refusal or a throttle that reads like one
+ * ("limit exceeded", -32005) among them.
+ */
+export function answerTooLarge(error: unknown): { maxLogs?: number } | null {
+  const failure = classifyRpcError(error);
+  if (failure.kind !== 'range-too-large') return null;
+  if (failure.maxLogs !== undefined) return { maxLogs: failure.maxLogs };
+  return failure.oversize !== undefined || ANSWER_TOO_LARGE.some((p) => p.test(describe(error).text)) ? {} : null;
+}
+
 export function classifyRpcError(error: unknown): RpcFailure {
   if (error instanceof SlowRangeError || error instanceof RepeatedRangeRefusalError) return { kind: 'range-too-large' };
   const { text, code, status, oversize } = describe(error);
