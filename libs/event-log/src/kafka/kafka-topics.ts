@@ -63,7 +63,9 @@ export async function ensureLogTopics(
   }
   const configs = await topicConfigs(admin, topics);
   for (const name of [topics.events, topics.checkpoints]) {
-    const replicas = Math.min(...partitionsOf(name).map((p) => p.replicas.length));
+    const counts = partitionsOf(name).map((p) => p.replicas.length);
+    // a topic the metadata shows no partition of has no replica to count on
+    const replicas = counts.length === 0 ? 0 : Math.min(...counts);
     refuseLessDurable(name, replicas, configs(name), settings);
   }
   refuseForgetting(topics, configs);
@@ -102,6 +104,12 @@ function refuseLessDurable(topic: string, replicas: number, config: TopicConfig,
     );
   }
   const minInsync = Number(config(MIN_INSYNC) ?? 1);
+  if (minInsync > replicas) {
+    throw new Error(
+      `topic ${topic} would acknowledge no append: ${MIN_INSYNC}=${minInsync} but ${replicas} replica(s) ` +
+        `(set ${MIN_INSYNC} to at most its replicas: kafka-configs.sh --alter)`,
+    );
+  }
   const short = [
     ...(replicas < settings.replicationFactor
       ? [`${replicas} replica(s) where the log asks for ${settings.replicationFactor} (KAFKA_REPLICATION_FACTOR)`]
