@@ -2,10 +2,10 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { AbortedError } from '@lottery/chain';
-import { eventLogConfigFromEnv, eventLogIdentity } from '@lottery/event-log';
+import { eventLogConfigFromEnv, eventLogIdentity, type EventLogConfig } from '@lottery/event-log';
 import { ApiKeysService, PartnersService, withAccountsDatabase } from '@lottery/persistence';
 import { FOLD_RULES_VERSION, isNewerFoldRules } from '@lottery/projection';
-import { createCliLogger, freePort, ProgressReporter } from '@lottery/telemetry';
+import { createCliLogger, freePort, ProgressReporter, type Logger } from '@lottery/telemetry';
 import { keyPrefix } from '../connection';
 import { displayedUrl } from '@lottery/telemetry';
 import { dataDir, readState, statePath, writeState } from '../data-dir';
@@ -23,8 +23,9 @@ import {
 import { deploymentEnvFile } from '../instance/deployment-env-file';
 import { waitUntilReady } from '../instance/pipeline-watch';
 import { foldRulesOf } from '../instance/read-model-rules';
+import { instanceBanner, startOutput, type InstanceSummary, type StartOutput } from '../instance/start-output';
 import { migrateAll } from './migrate';
-import { ReplayRunningError, runReplay } from './replay';
+import { ReplayRunningError, runReplay, type ReplayRun } from './replay';
 import { nonNegativeInt, positiveInt } from './options';
 import { loadPipelineEnv, loadReadSchema } from './pipeline-env';
 import { STOP_SIGNALS } from '../stop-signals';
@@ -114,9 +115,47 @@ async function demoKeys(databaseUrl: string, dir: string): Promise<{ apiKey: str
  */
 export async function runStart(o: StartOptions): Promise<void> {
   const dir = dataDir();
-  // `ops reset` removes a folder holding instance.json: a start must not make a folder of other files one.
-  // Not other files: the record's temporary file a crash left before its rename. (A volume's root, with its
-  // lost+found, is refused: reset could not remove it.)
+  refuseAForeignFolder(dir);
+  const settings = await checkedSettings(o, dir);
+  const run = await beginStart(o, dir);
+
+  try {
+    const chain = await startChain(o, run, settings.externalChain);
+    recordChain(dir, chain);
+    if (o.chainOnly) return await serveChainOnly(o, run, chain);
+
+    if (run.settingUp.aborted) return run.out.sayStopping(await run.stopped);
+    const database = await openDatabase(run);
+    const foldedUnder = await migrateDatabase(database.url, settings.readSchema);
+    const keys = chain.local ? await demoKeys(database.url, dir) : { apiKey: null, partnerKey: null };
+    if (run.settingUp.aborted) return run.out.sayStopping(await run.stopped);
+
+    const apps = await startApps(run, chain.target, database.url, settings.apiPort);
+    // with --json, all of this is in the "ready" event, once the API answers
+    const instance = instanceSummary(run, apps, chain.target, database, keys);
+    if (!o.json) run.out.say(instanceBanner(instance));
+    await replayUnderNewFoldRules(run, apps, foldedUnder, {
+      url: database.url,
+      schema: settings.readSchema,
+      chainId: chain.target.chainId,
+    });
+    await announceReadyThenGoLive(o, run, apps, instance, chain.local);
+    // an app given up on ends the start with its error (after the cleanup below)
+    run.out.sayStopping(await Promise.race([run.stopped, apps.supervisor.failed]));
+  } catch (error) {
+    await sayStoppedOrRethrow(run, error);
+  } finally {
+    await cleanUp(run);
+    writeState({ pids: {} }, dir);
+  }
+}
+
+/**
+ * `ops reset` removes a folder holding instance.json: a start must not make a folder of other files one.
+ * Not other files: the record's temporary file a crash left before its rename. (A volume's root, with its
+ * lost+found, is refused: reset could not remove it.)
+ */
+function refuseAForeignFolder(dir: string): void {
   const foreign = existsSync(dir) ? readdirSync(dir).filter((name) => !INSTANCE_LEFTOVERS.includes(name)) : [];
   if (foreign.length > 0 && !existsSync(statePath(dir))) {
     throw new Error(
@@ -124,10 +163,20 @@ export async function runStart(o: StartOptions): Promise<void> {
         'set DATA_DIR to a new or empty folder',
     );
   }
+}
+
+interface StartSettings {
+  apiPort: number;
+  readSchema: string;
+  /** RPC_URL's chain; unset: the local one. */
+  externalChain: ChainTarget | undefined;
+}
+
+/** The settings, checked before anything is written: a refused start leaves no state behind. */
+async function checkedSettings(o: StartOptions, dir: string): Promise<StartSettings> {
   if (!o.chainOnly && (o.deploymentEnv !== undefined || o.advertisedRpcUrl !== undefined)) {
     throw new Error('--deployment-env and --advertised-rpc-url describe the chain --chain-only runs: add --chain-only');
   }
-  // the settings, checked before anything is written: a refused start leaves no state behind
   const apiPort = portFromEnv();
   const readSchema = loadReadSchema();
   const externalChain = process.env['RPC_URL'] ? externalChainTarget(process.env) : undefined;
@@ -139,6 +188,25 @@ export async function runStart(o: StartOptions): Promise<void> {
   if (!o.chainOnly && !(await portIsFree(apiPort))) {
     throw new Error(`port ${apiPort} is in use: stop what runs there or set PORT`);
   }
+  return { apiPort, readSchema, externalChain };
+}
+
+/** What the steps of one start share. */
+interface StartRun {
+  dir: string;
+  logsDir: string;
+  logger: Logger;
+  out: StartOutput;
+  /** Resolves with what stopped the start: a signal's name, or `stdout closed`. */
+  stopped: Promise<string>;
+  settingUp: AbortSignal;
+  startedAt: number;
+  /** What undoes each step that ran, in the order they ran. */
+  cleanups: (() => Promise<void>)[];
+}
+
+/** Takes the data folder for this start, from whatever an earlier one left there. */
+async function beginStart(o: StartOptions, dir: string): Promise<StartRun> {
   // an earlier start killed without its cleanup (kill -9, out of memory) left its servers running
   const stoppedLeftovers = await stopLeftServers(dir);
   // recorded before anything else, so that \`ops reset\` refuses from the first moment of a start
@@ -146,233 +214,266 @@ export async function runStart(o: StartOptions): Promise<void> {
   const logsDir = join(dir, 'logs');
   mkdirSync(logsDir, { recursive: true });
   const logger = createCliLogger('ops');
-  const write = (line: string) => process.stdout.write(`${line}\n`);
-  const emit = (event: string, fields: Record<string, unknown>) => write(JSON.stringify({ event, ...fields }));
-  const say = o.json ? (message: string) => emit('message', { message }) : write;
-  const sayChain = o.json ? (message: string) => emit('chain', { message }) : (line: string) => write(`chain  ${line}`);
-  const sayStopping = (signal: string): void => {
-    if (o.json) emit('stopping', { signal });
-    else say(`stopping (${signal})`);
-  };
+  const out = startOutput(o.json ?? false);
   const stopped = shutdownSignal();
-  // The live simulator funds its wallets before it acts, waiting for receipts: a stop meanwhile is not
-  // kept waiting for them (the chain's own stop, in the cleanup, ends them; LocalChain.stopLive drops
-  // the simulator once it is made). Its failure before a stop is the start's.
-  const untilStopped = (starting: Promise<void> | undefined) =>
-    Promise.race([starting ?? Promise.resolve(), stopped.then(() => undefined)]);
-  if (stoppedLeftovers.length > 0) say(`stopped what an earlier start left running: ${stoppedLeftovers.join(', ')}`);
+  if (stoppedLeftovers.length > 0)
+    out.say(`stopped what an earlier start left running: ${stoppedLeftovers.join(', ')}`);
   // Ctrl-C while setting up: the history being written is given up at once; a shorter step (Postgres,
   // migrations) finishes, and nothing after it starts.
   const settingUp = new AbortController();
   void stopped.then(() => settingUp.abort());
-  const startedAt = Date.now();
-  const cleanups: (() => Promise<void>)[] = [];
-  const cleanUp = async () => {
-    for (const step of cleanups.reverse())
-      await step().catch((e: unknown) => logger.warn({ err: e }, 'stop step failed'));
-  };
+  return { dir, logsDir, logger, out, stopped, settingUp: settingUp.signal, startedAt: Date.now(), cleanups: [] };
+}
 
-  try {
-    let localChain: LocalChain | undefined;
-    let chain: ChainTarget;
-    if (externalChain) {
-      chain = externalChain;
-    } else {
-      localChain = await startLocalChain({
-        dir,
-        host: o.host,
-        rounds: o.rounds,
-        ticketsPerRound: o.ticketsPerRound,
-        purchaseEverySeconds: o.purchaseEvery,
-        drawEverySeconds: o.drawEvery,
-        live: o.live,
-        seed: o.seed,
-        say,
-        signal: settingUp.signal,
-      });
-      cleanups.push(() => localChain?.stop() ?? Promise.resolve());
-      // Ctrl-C reaches anvil too (the process group): the simulator stops at once, not after the apps
-      // (it would go on failing against the stopped chain meanwhile, its last action waiting for a receipt)
-      const chainStopping = localChain;
-      void stopped.then(() => chainStopping.stopLive());
-      chain = localChainTarget(localChain.rpcUrl, localChain.deployment);
-    }
-    // status, replay and reindex then find this chain without its variables (instance.json is 0600: an
-    // RPC URL may hold a provider's key)
-    writeState(
-      {
-        chainId: chain.chainId,
-        deployBlock: chain.startBlock,
-        contracts: { ...chain.contracts },
-        rpcUrl: localChain ? undefined : chain.rpcUrl,
-      },
-      dir,
-    );
+/**
+ * The live simulator funds its wallets before it acts, waiting for receipts: a stop meanwhile is not
+ * kept waiting for them (the chain's own stop, in the cleanup, ends them; LocalChain.stopLive drops
+ * the simulator once it is made). Its failure before a stop is the start's.
+ */
+function untilStopped(run: StartRun, starting: Promise<void> | undefined): Promise<void> {
+  return Promise.race([starting ?? Promise.resolve(), run.stopped.then(() => undefined)]);
+}
 
-    if (o.chainOnly) {
-      // it holds the operator's private key
-      if (o.deploymentEnv) {
-        // it holds the operator's key: never readable by others, also not while it is written, nor when
-        // it was there before, more open (writeFileSync keeps an existing file's mode)
-        if (existsSync(o.deploymentEnv)) chmodSync(o.deploymentEnv, 0o600);
-        writeFileSync(o.deploymentEnv, deploymentEnvFile(chain, o.advertisedRpcUrl ?? chain.rpcUrl), { mode: 0o600 });
-      }
-      const rpcUrl = o.advertisedRpcUrl ?? chain.rpcUrl;
-      if (o.json) emit('ready', { rpcUrl, chainId: chain.chainId });
-      else say(`chain ready: ${rpcUrl} (chain id ${chain.chainId})`);
-      await untilStopped(localChain?.startLive(o.json ? sayChain : say));
-      sayStopping(await stopped);
-      return;
-    }
+/** Aborted by the stop, or by an app given up on: waiting on the apps is then over. */
+function abortedOnStopOrFailure(run: StartRun, supervisor: ProcessSupervisor): AbortSignal {
+  const ended = new AbortController();
+  void run.stopped.then(() => ended.abort());
+  supervisor.failed.catch(() => ended.abort());
+  return ended.signal;
+}
 
-    if (settingUp.signal.aborted) return sayStopping(await stopped);
-    let embedded: EmbeddedDatabase | undefined;
-    let databaseUrl = process.env['DATABASE_URL'];
-    if (!databaseUrl) {
-      const state = readState(dir);
-      const port = await freePort(state.postgresPort ?? 54329);
-      // kept before the cluster is made with it: a start stopped in between finds it next time
-      const password = clusterPassword(dir, state.postgresPassword);
-      writeState({ postgresPassword: password }, dir);
-      embedded = await startEmbeddedPostgres(dir, port, password);
-      writeState({ postgresPort: port }, dir);
-      cleanups.push(() => embedded?.stop() ?? Promise.resolve());
-      databaseUrl = embedded.url;
-    }
-    await migrateAll(databaseUrl, readSchema);
-    const foldedUnder = await foldRulesOf(databaseUrl, readSchema);
-    if (foldedUnder !== null && isNewerFoldRules(foldedUnder)) {
-      // its projector would wait for a replay, and a replay by this version would undo the newer one's
-      throw new Error(
-        `the read models in "${readSchema}" were built by a newer version (fold rules ${foldedUnder}, this one ` +
-          `folds ${FOLD_RULES_VERSION}): start that version, or rebuild them under this one with \`npm run ops -- replay\``,
-      );
-    }
-    const keys = localChain ? await demoKeys(databaseUrl, dir) : { apiKey: null, partnerKey: null };
-    if (settingUp.signal.aborted) return sayStopping(await stopped);
+interface StartedChain {
+  target: ChainTarget;
+  /** anvil with the simulated lottery; unset when RPC_URL names the chain. */
+  local: LocalChain | undefined;
+}
 
-    const previous = readState(dir).metricsPorts;
-    const metricsPorts = {
-      indexer: await freePort(previous?.indexer ?? 9464),
-      projector: await freePort(previous?.projector ?? 9465),
-    };
-    const env = appEnvironments({
-      chain,
-      databaseUrl,
-      kafkaBrokers: process.env['KAFKA_BROKERS'] || undefined,
-      kafkaTopicPrefix: process.env['KAFKA_TOPIC_PREFIX'] || undefined,
-      redisUrl: process.env['REDIS_URL'] || undefined,
-      apiPort,
-      metricsPorts,
-    });
-    const supervisor: ProcessSupervisor = new ProcessSupervisor(logger, () =>
-      writeState({ pids: { ops: process.pid, ...supervisor.pids() } }, dir),
-    );
-    cleanups.push(() => supervisor.stopAll());
-    void stopped.then(() => supervisor.stopRestarting());
-    for (const app of ['indexer', 'projector', 'api'] as const) {
-      supervisor.start(app, APPS[app], env[app], join(logsDir, `${app}.log`));
-    }
-    const eventLog = env.indexer['EVENT_LOG'] === 'kafka' ? 'kafka' : 'postgres';
-    // read as `ops reindex` reads its own environment, so that both name one log the same
-    const indexerEnv = loadPipelineEnv(appProcessEnvironment(process.env, env.indexer));
-    const indexerLog = eventLogIdentity(eventLogConfigFromEnv(indexerEnv, chain.chainId, databaseUrl));
-    writeState({ apiPort, metricsPorts, eventLog, indexerLog }, dir);
+async function startChain(
+  o: StartOptions,
+  run: StartRun,
+  externalChain: ChainTarget | undefined,
+): Promise<StartedChain> {
+  if (externalChain) return { target: externalChain, local: undefined };
+  const localChain = await startLocalChain({
+    dir: run.dir,
+    host: o.host,
+    rounds: o.rounds,
+    ticketsPerRound: o.ticketsPerRound,
+    purchaseEverySeconds: o.purchaseEvery,
+    drawEverySeconds: o.drawEvery,
+    live: o.live,
+    seed: o.seed,
+    say: run.out.say,
+    signal: run.settingUp,
+  });
+  run.cleanups.push(() => localChain.stop());
+  // Ctrl-C reaches anvil too (the process group): the simulator stops at once, not after the apps
+  // (it would go on failing against the stopped chain meanwhile, its last action waiting for a receipt)
+  void run.stopped.then(() => localChain.stopLive());
+  return { target: localChainTarget(localChain.rpcUrl, localChain.deployment), local: localChain };
+}
 
-    const apiUrl = `http://localhost:${apiPort}`;
-    // with --json, all of this is in the "ready" event, once the API answers
-    const instance = {
-      api: `${apiUrl}/v1/rounds`,
-      apiDocs: `${apiUrl}/v1/docs`,
-      freeTicketDocs: `${apiUrl}/api/v1/docs`,
-      apiKey: keys.apiKey,
-      partnerKey: keys.partnerKey,
-      rpcUrl: displayedUrl(chain.rpcUrl),
-      chainId: chain.chainId,
-      embeddedPostgresPort: embedded?.port ?? null,
-      eventLog,
-      logs: logsDir,
-      data: dir,
-    };
-    if (!o.json) {
-      say(
-        [
-          '',
-          `  API            ${instance.api}`,
-          `  API docs       ${instance.apiDocs}   (free tickets: ${instance.freeTicketDocs})`,
-          ...(keys.apiKey === null
-            ? ['  keys           none made for a real chain: `npm run ops -- api-keys create`, `partners create`']
-            : [`  demo API key   ${keys.apiKey}`, `  partner key    ${keys.partnerKey}`]),
-          `  RPC            ${instance.rpcUrl}   (chain id ${chain.chainId})`,
-          `  database       ${embedded ? `embedded Postgres on port ${embedded.port}` : 'DATABASE_URL'}` +
-            `, event log in ${eventLog === 'kafka' ? 'Kafka' : 'Postgres'}`,
-          `  logs           ${logsDir}`,
-          `  data           ${dir}   (npm run ops -- reset wipes it)`,
-          '',
-        ].join('\n'),
-      );
-    }
+function recordChain(dir: string, chain: StartedChain): void {
+  // status, replay and reindex then find this chain without its variables (instance.json is 0600: an
+  // RPC URL may hold a provider's key)
+  writeState(
+    {
+      chainId: chain.target.chainId,
+      deployBlock: chain.target.startBlock,
+      contracts: { ...chain.target.contracts },
+      rpcUrl: chain.local ? undefined : chain.target.rpcUrl,
+    },
+    dir,
+  );
+}
 
-    // An upgrade that changed the fold rules: the projector waits for read models built under this
-    // version's, which a replay makes while the old ones serve (it then folds on by itself).
-    if (foldedUnder !== null && foldedUnder !== FOLD_RULES_VERSION && !isNewerFoldRules(foldedUnder)) {
-      say(
-        `the read models were built under fold rules ${foldedUnder}, this version folds ${FOLD_RULES_VERSION}: ` +
-          'rebuilding them from the event log (as `ops replay` does), the old ones serving meanwhile',
-      );
-      const replaying = new AbortController();
-      void stopped.then(() => replaying.abort());
-      supervisor.failed.catch(() => replaying.abort());
-      try {
-        await runReplay({
-          url: databaseUrl,
-          schema: readSchema,
-          chainId: chain.chainId,
-          log: eventLogConfigFromEnv(indexerEnv, chain.chainId, databaseUrl),
-          signal: replaying.signal,
-          logger,
-        });
-      } catch (error) {
-        if (error instanceof ReplayRunningError) {
-          say('another replay is rebuilding them: the projector folds on once it switches them in');
-        } else if (!replaying.signal.aborted) throw error;
-        // stopped, or an app given up on: told below
-      }
-    }
-
-    const watching = new AbortController();
-    void stopped.then(() => watching.abort());
-    supervisor.failed.catch(() => watching.abort());
-    await waitUntilReady(
-      {
-        indexerMetrics: `http://127.0.0.1:${metricsPorts.indexer}/metrics`,
-        apiReady: `http://127.0.0.1:${apiPort}/health/ready`,
-      },
-      new ProgressReporter('indexing', 'blocks', 'events', logger),
-      watching.signal,
-    );
-    if (!watching.signal.aborted) {
-      const seconds = Number(((Date.now() - startedAt) / 1000).toFixed(1));
-      if (o.json) emit('ready', { seconds, ...instance });
-      else say(`ready in ${seconds.toFixed(1)} s: ${apiUrl}/health/ready answers 200`);
-      await untilStopped(localChain?.startLive(sayChain));
-    }
-    // an app given up on ends the start with its error (after the cleanup below)
-    sayStopping(await Promise.race([stopped, supervisor.failed]));
-  } catch (error) {
-    // A Ctrl-C reaches the whole process group: initdb, Postgres and anvil stop too, and the step that
-    // used them fails. That is the stop asked for, not an error to report.
-    if (!(error instanceof AbortedError) && !settingUp.signal.aborted) throw error;
-    // its cause in a word, not a stack: a step cut short by the stop is no failure
-    if (!(error instanceof AbortedError)) {
-      const cause = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      logger.info({ cause }, 'the step under way ended with the stop');
-    }
-    sayStopping(await stopped);
-  } finally {
-    await cleanUp();
-    writeState({ pids: {} }, dir);
+/** --chain-only: the chain and its simulator for compose's other services, until the stop. */
+async function serveChainOnly(o: StartOptions, run: StartRun, chain: StartedChain): Promise<void> {
+  const rpcUrl = o.advertisedRpcUrl ?? chain.target.rpcUrl;
+  // it holds the operator's private key
+  if (o.deploymentEnv) {
+    // it holds the operator's key: never readable by others, also not while it is written, nor when
+    // it was there before, more open (writeFileSync keeps an existing file's mode)
+    if (existsSync(o.deploymentEnv)) chmodSync(o.deploymentEnv, 0o600);
+    writeFileSync(o.deploymentEnv, deploymentEnvFile(chain.target, rpcUrl), { mode: 0o600 });
   }
+  if (o.json) run.out.emit('ready', { rpcUrl, chainId: chain.target.chainId });
+  else run.out.say(`chain ready: ${rpcUrl} (chain id ${chain.target.chainId})`);
+  await untilStopped(run, chain.local?.startLive(o.json ? run.out.sayChain : run.out.say));
+  run.out.sayStopping(await run.stopped);
+}
+
+interface Database {
+  url: string;
+  /** The data folder's own Postgres; unset with DATABASE_URL. */
+  embedded: EmbeddedDatabase | undefined;
+}
+
+async function openDatabase(run: StartRun): Promise<Database> {
+  const url = process.env['DATABASE_URL'];
+  if (url) return { url, embedded: undefined };
+  const state = readState(run.dir);
+  const port = await freePort(state.postgresPort ?? 54329);
+  // kept before the cluster is made with it: a start stopped in between finds it next time
+  const password = clusterPassword(run.dir, state.postgresPassword);
+  writeState({ postgresPassword: password }, run.dir);
+  const embedded = await startEmbeddedPostgres(run.dir, port, password);
+  writeState({ postgresPort: port }, run.dir);
+  run.cleanups.push(() => embedded.stop());
+  return { url: embedded.url, embedded };
+}
+
+/** Migrates the database; the fold rules its read models were built under (null: none folded yet). */
+async function migrateDatabase(url: string, readSchema: string): Promise<number | null> {
+  await migrateAll(url, readSchema);
+  const foldedUnder = await foldRulesOf(url, readSchema);
+  if (foldedUnder !== null && isNewerFoldRules(foldedUnder)) {
+    // its projector would wait for a replay, and a replay by this version would undo the newer one's
+    throw new Error(
+      `the read models in "${readSchema}" were built by a newer version (fold rules ${foldedUnder}, this one ` +
+        `folds ${FOLD_RULES_VERSION}): start that version, or rebuild them under this one with \`npm run ops -- replay\``,
+    );
+  }
+  return foldedUnder;
+}
+
+interface RunningApps {
+  supervisor: ProcessSupervisor;
+  apiPort: number;
+  /** The API as the banner and the "ready" message show it. */
+  apiUrl: string;
+  metricsPorts: { indexer: number; projector: number };
+  eventLog: EventLogConfig['kind'];
+  /** The log the indexer appends to. */
+  indexerLog: EventLogConfig;
+}
+
+/** The apps under a supervisor, their ports and log recorded for the other commands. */
+async function startApps(
+  run: StartRun,
+  chain: ChainTarget,
+  databaseUrl: string,
+  apiPort: number,
+): Promise<RunningApps> {
+  const previous = readState(run.dir).metricsPorts;
+  const metricsPorts = {
+    indexer: await freePort(previous?.indexer ?? 9464),
+    projector: await freePort(previous?.projector ?? 9465),
+  };
+  const env = appEnvironments({
+    chain,
+    databaseUrl,
+    kafkaBrokers: process.env['KAFKA_BROKERS'] || undefined,
+    kafkaTopicPrefix: process.env['KAFKA_TOPIC_PREFIX'] || undefined,
+    redisUrl: process.env['REDIS_URL'] || undefined,
+    apiPort,
+    metricsPorts,
+  });
+  const supervisor: ProcessSupervisor = new ProcessSupervisor(run.logger, () =>
+    writeState({ pids: { ops: process.pid, ...supervisor.pids() } }, run.dir),
+  );
+  run.cleanups.push(() => supervisor.stopAll());
+  void run.stopped.then(() => supervisor.stopRestarting());
+  for (const app of ['indexer', 'projector', 'api'] as const) {
+    supervisor.start(app, APPS[app], env[app], join(run.logsDir, `${app}.log`));
+  }
+  const eventLog = env.indexer['EVENT_LOG'] === 'kafka' ? 'kafka' : 'postgres';
+  // read as `ops reindex` reads its own environment, so that both name one log the same
+  const indexerEnv = loadPipelineEnv(appProcessEnvironment(process.env, env.indexer));
+  const indexerLog = eventLogConfigFromEnv(indexerEnv, chain.chainId, databaseUrl);
+  writeState({ apiPort, metricsPorts, eventLog, indexerLog: eventLogIdentity(indexerLog) }, run.dir);
+  return { supervisor, apiPort, apiUrl: `http://localhost:${apiPort}`, metricsPorts, eventLog, indexerLog };
+}
+
+function instanceSummary(
+  run: StartRun,
+  apps: RunningApps,
+  chain: ChainTarget,
+  database: Database,
+  keys: Pick<InstanceSummary, 'apiKey' | 'partnerKey'>,
+): InstanceSummary {
+  return {
+    api: `${apps.apiUrl}/v1/rounds`,
+    apiDocs: `${apps.apiUrl}/v1/docs`,
+    freeTicketDocs: `${apps.apiUrl}/api/v1/docs`,
+    apiKey: keys.apiKey,
+    partnerKey: keys.partnerKey,
+    rpcUrl: displayedUrl(chain.rpcUrl),
+    chainId: chain.chainId,
+    embeddedPostgresPort: database.embedded?.port ?? null,
+    eventLog: apps.eventLog,
+    logs: run.logsDir,
+    data: run.dir,
+  };
+}
+
+/**
+ * An upgrade that changed the fold rules: the projector waits for read models built under this
+ * version's, which a replay makes while the old ones serve (it then folds on by itself).
+ */
+async function replayUnderNewFoldRules(
+  run: StartRun,
+  apps: RunningApps,
+  foldedUnder: number | null,
+  readModels: Pick<ReplayRun, 'url' | 'schema' | 'chainId'>,
+): Promise<void> {
+  if (foldedUnder === null || foldedUnder === FOLD_RULES_VERSION || isNewerFoldRules(foldedUnder)) return;
+  run.out.say(
+    `the read models were built under fold rules ${foldedUnder}, this version folds ${FOLD_RULES_VERSION}: ` +
+      'rebuilding them from the event log (as `ops replay` does), the old ones serving meanwhile',
+  );
+  const replaying = abortedOnStopOrFailure(run, apps.supervisor);
+  try {
+    await runReplay({ ...readModels, log: apps.indexerLog, signal: replaying, logger: run.logger });
+  } catch (error) {
+    if (error instanceof ReplayRunningError) {
+      run.out.say('another replay is rebuilding them: the projector folds on once it switches them in');
+    } else if (!replaying.aborted) throw error;
+    // stopped, or an app given up on: told below
+  }
+}
+
+/** Shows the indexing until the API is ready, says so, then runs the live simulation until the stop. */
+async function announceReadyThenGoLive(
+  o: StartOptions,
+  run: StartRun,
+  apps: RunningApps,
+  instance: InstanceSummary,
+  localChain: LocalChain | undefined,
+): Promise<void> {
+  const watching = abortedOnStopOrFailure(run, apps.supervisor);
+  await waitUntilReady(
+    {
+      indexerMetrics: `http://127.0.0.1:${apps.metricsPorts.indexer}/metrics`,
+      apiReady: `http://127.0.0.1:${apps.apiPort}/health/ready`,
+    },
+    new ProgressReporter('indexing', 'blocks', 'events', run.logger),
+    watching,
+  );
+  if (watching.aborted) return;
+  const seconds = Number(((Date.now() - run.startedAt) / 1000).toFixed(1));
+  if (o.json) run.out.emit('ready', { seconds, ...instance });
+  else run.out.say(`ready in ${seconds.toFixed(1)} s: ${apps.apiUrl}/health/ready answers 200`);
+  await untilStopped(run, localChain?.startLive(run.out.sayChain));
+}
+
+/** The error that ended a step: the start's failure, thrown on, unless the stop cut the step short. */
+async function sayStoppedOrRethrow(run: StartRun, error: unknown): Promise<void> {
+  // A Ctrl-C reaches the whole process group: initdb, Postgres and anvil stop too, and the step that
+  // used them fails. That is the stop asked for, not an error to report.
+  if (!(error instanceof AbortedError) && !run.settingUp.aborted) throw error;
+  // its cause in a word, not a stack: a step cut short by the stop is no failure
+  if (!(error instanceof AbortedError)) {
+    const cause = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    run.logger.info({ cause }, 'the step under way ended with the stop');
+  }
+  run.out.sayStopping(await run.stopped);
+}
+
+/** The last step's undoing first: the apps stop before the database and the chain they use. */
+async function cleanUp(run: StartRun): Promise<void> {
+  for (const step of run.cleanups.reverse())
+    await step().catch((e: unknown) => run.logger.warn({ err: e }, 'stop step failed'));
 }
 
 export function registerStart(program: Command): void {
