@@ -153,6 +153,34 @@ describe('partner free tickets under faults', () => {
     }
   });
 
+  it("broadcasts a sent transaction the node dropped from its pool again before the next purchase takes the node's pending nonce", async () => {
+    const { key, id } = await newPartner(2);
+    const [droppedWallet, nextWallet] = testWallets(2, 31);
+    const rpcUrl = harness.chain.config.rpcUrl;
+    // its recovery swept at start, and does not again in this test: only the next purchase can save the dropped one
+    const runtime = harness.runtime({ redis: namespace(), tuning: { recoveryIntervalMs: 600_000 } });
+    const api = await harness.api(runtime);
+    await runtime.recovery?.sweep();
+    const nonce = await harness.chain.operatorNonce();
+    await rpcCall(rpcUrl, 'evm_setAutomine', [false]);
+    try {
+      const dropped = await signedBefore(id, droppedWallet, true);
+      await rpcCall(rpcUrl, 'anvil_dropTransaction', [dropped.hash]);
+      await rpcCall(rpcUrl, 'evm_setIntervalMining', [1]);
+      await expectSuccess(post(api, key, nextWallet));
+      // the dropped one went back to the pool first, so it was mined too, with its own nonce
+      const receipt = await harness.chain.client.getTransactionReceipt({ hash: dropped.hash });
+      expect(receipt.status).toBe('success');
+      await runtime.recovery?.sweep();
+      await untilSucceeded(dropped.grantId);
+      expect(await harness.chain.operatorNonce()).toBe(nonce + 2);
+      await harness.expectConsistent(id, 2);
+    } finally {
+      await rpcCall(rpcUrl, 'evm_setIntervalMining', [0]);
+      await rpcCall(rpcUrl, 'evm_setAutomine', [true]);
+    }
+  });
+
   it('never releases a mined ticket whose receipt a lagging replica hides, after a broadcast whose answer was lost', async () => {
     // the node mines the broadcast, the answer is lost; the rebroadcast is refused ("nonce too low") while
     // the receipt lookups reach a replica a block behind: the nonce is used, and no receipt seen yet

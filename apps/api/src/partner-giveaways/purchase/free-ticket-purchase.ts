@@ -92,6 +92,7 @@ export class FreeTicketPurchase {
         signal,
       );
     }
+    await this.rebroadcastOutsidePool(grant.id, signal);
     const prepared = await this.rpc(
       'prepare purchase',
       () => this.chain.prepare(grant.wallet, partnerSource(grant.partnerId)),
@@ -104,6 +105,28 @@ export class FreeTicketPurchase {
     // Another worker moved the grant on (a stalled job picked up twice): its transaction is the one.
     if (!(await this.ledger.markSent(grant.id, prepared.signed.hash, prepared.signed.raw))) return;
     await this.settle(grant, { tx: prepared.signed, replaced: [], signedAt: Date.now() }, signal);
+  }
+
+  /**
+   * Other grants' transactions the node's pool lacks (it dropped them, or a crash left them unbroadcast)
+   * are broadcast again before a purchase is signed with the node's pending nonce: that nonce would
+   * otherwise be one of theirs, and their grants would fail once it was mined, their tickets going back to
+   * the partner. A refused one is left to its grant's own attempts (it may be priced out: replaced there).
+   */
+  private async rebroadcastOutsidePool(grantId: string, signal: AbortSignal): Promise<void> {
+    const sent = (await this.ledger.unfinishedGrants()).flatMap((g) =>
+      g.id !== grantId && g.status === 'sent' && g.rawTx !== null && g.txHash !== null
+        ? [{ grantId: g.id, txHash: g.txHash, raw: g.rawTx }]
+        : [],
+    );
+    const outside = await this.rpc('pending nonce', () => this.chain.outsidePool(sent), signal);
+    for (const tx of outside) {
+      const broadcast = await this.rpc('broadcast', () => this.chain.broadcast(tx.raw), signal);
+      this.logger.info(
+        { grantId: tx.grantId, txHash: tx.txHash, accepted: broadcast.accepted },
+        "a sent purchase the node's pool lacked was broadcast again before the next one was signed",
+      );
+    }
   }
 
   /**

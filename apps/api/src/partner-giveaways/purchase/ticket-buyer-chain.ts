@@ -136,6 +136,21 @@ export class TicketBuyerChain {
     }
   }
 
+  /**
+   * Of `sent` (the operator's transactions still waiting to be mined), those the node's pending count has
+   * not reached, lowest nonce first: ones its pool lacks (it dropped them, or a crash came between storing
+   * and broadcasting), which the next transaction signed would otherwise take the nonce of.
+   */
+  async outsidePool<T extends { raw: Hex }>(sent: readonly T[]): Promise<T[]> {
+    if (sent.length === 0) return [];
+    const pending = await this.client.getTransactionCount({ address: this.operator.address, blockTag: 'pending' });
+    return sent
+      .map((tx) => ({ tx, nonce: parseTransaction(tx.raw).nonce ?? -1 }))
+      .filter(({ nonce }) => nonce >= pending)
+      .sort((a, b) => a.nonce - b.nonce)
+      .map(({ tx }) => tx);
+  }
+
   /** Broadcasting the same signed bytes again is harmless: at most one transaction per nonce is mined. */
   async broadcast(raw: Hex): Promise<BroadcastOutcome> {
     try {
