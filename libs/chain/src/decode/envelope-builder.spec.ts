@@ -93,3 +93,32 @@ describe('EnvelopeBuilder tier payouts from anyone', () => {
     ]);
   });
 });
+
+describe('EnvelopeBuilder tier payouts after a reorg', () => {
+  it("takes a drawing's tier payouts from the calculator the new chain initialized it with", async () => {
+    const [first, second] = [`0x${'a1'.repeat(20)}`, `0x${'a2'.repeat(20)}`] as Hex[];
+    let calculator = first;
+    const rpc = {
+      ...headerNode().rpc,
+      currentDrawingId: async () => 5n,
+      drawingFacts: async () => ({ edgePerTicket: 1n, payoutCalculator: calculator }),
+      knowCalculator: () => undefined,
+    } as unknown as LotteryRpc;
+    const payouts = (from: Hex, block: number): MinedLog => ({
+      ...feeLogs([block], true)[0],
+      address: from,
+      topics: [TIER_PAYOUTS_TOPIC] as [Hex],
+      data: encodeAbiParameters(
+        [{ type: 'uint256' }, { type: 'uint256[12]' }],
+        [5n, Array.from({ length: 12 }, () => 3n) as never],
+      ),
+    });
+    const builder = builderOn(rpc);
+    const kept = async (logs: MinedLog[]) => (await builder.build(logs, {})).map((e) => e.address);
+    expect(await kept([payouts(first, 10), payouts(second, 10)])).toEqual([first]);
+    // the drawing's block reverted; the new chain initialized it again after the owner swapped the calculator
+    calculator = second;
+    builder.chainReorganised();
+    expect(await kept([payouts(first, 11), payouts(second, 11)])).toEqual([second]);
+  });
+});

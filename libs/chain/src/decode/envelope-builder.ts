@@ -27,7 +27,10 @@ export class BlockLeftChainError extends Error {
  */
 export class EnvelopeBuilder {
   private readonly timestamps = new Map<Hex, number>();
-  /** Each drawing's payout calculator: fixed when the drawing is initialized, one entry per drawing. */
+  /**
+   * Each drawing's payout calculator: fixed when the drawing is initialized, one entry per drawing, on
+   * this chain (see `chainReorganised`).
+   */
   private readonly calculators = new Map<bigint, Hex>();
 
   constructor(
@@ -48,6 +51,15 @@ export class EnvelopeBuilder {
     const drawings = current > 1n ? [current - 1n, current] : [current];
     const facts = await Promise.all(drawings.map((id) => this.rpc.drawingFacts(this.jackpot, id, at)));
     return facts.map((f) => f.payoutCalculator).filter((calculator) => calculator !== zeroAddress);
+  }
+
+  /**
+   * Blocks were reverted: a drawing they initialized may be initialized again on the new chain with
+   * another calculator (its owner can swap the Jackpot's), whose tier payouts the old entry would refuse.
+   * The calculators are asked again as drawings come up; block times stay (they are kept by block hash).
+   */
+  chainReorganised(): void {
+    this.calculators.clear();
   }
 
   async build(logs: MinedLog[], retry: Omit<RetryOptions, 'what'>): Promise<ChainEventEnvelope[]> {

@@ -286,6 +286,7 @@ export class ChainFollower {
       reverted.map((b) => b.hash),
     );
     await this.sink.append([event], this.checkpointOf(tracker));
+    this.builder.chainReorganised();
     this.options.logger.info({ fromBlock: ancestor + 1, depth: reverted.length }, 'chain reorganised: blocks reverted');
     this.options.onReorg?.(reverted.length);
   }
