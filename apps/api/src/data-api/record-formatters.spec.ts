@@ -71,7 +71,14 @@ describe('record formatters', () => {
     blockNumber: 99,
     createdAt: new Date(1_700_000_000_005),
   };
-  const shared = {
+  /** A ticket's JSON in the spec's Ticket table's order, with the draw's fields in their place. */
+  const inSpecOrder = (
+    outcome: object,
+    claim: { claimed: boolean; claimed_tx_hash: string | null } = {
+      claimed: true,
+      claimed_tx_hash: `0x${'cd'.repeat(32)}`,
+    },
+  ) => ({
     id: '1',
     wallet: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
     buyer: '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB',
@@ -79,44 +86,44 @@ describe('record formatters', () => {
     user_ticket_id: '77',
     normals: [5, 4, 3, 2, 1],
     bonusball: 9,
-    claimed: true,
-    claimed_tx_hash: `0x${'cd'.repeat(32)}`,
+    ...outcome,
+    ...claim,
     tx_hash: `0x${'ab'.repeat(32)}`,
     block_number: 99,
     created_at: '2023-11-14T22:13:20.005Z',
-  };
+  });
 
-  it("write a ticket's JSON in the Ticket schema's field order, addresses checksummed", () => {
+  it("write a ticket's JSON in the spec's field order, addresses checksummed", () => {
     // JSON.stringify of the expected object: the same bytes, so the same field order, and nothing else
     expect(ticketJson(drawnTicket)).toBe(
-      JSON.stringify({
-        ...shared,
-        matched_normals: 2,
-        bonusball_match: true,
-        winnings_amount: { amount: (2n ** 90n).toString(), decimals: 6 },
-      }),
+      JSON.stringify(
+        inSpecOrder({
+          matched_normals: 2,
+          bonusball_match: true,
+          winnings_amount: { amount: (2n ** 90n).toString(), decimals: 6 },
+        }),
+      ),
     );
     const undrawn = { ...drawnTicket, matchedNormals: null, bonusballMatch: null, winningsAmount: null };
     expect(ticketJson({ ...undrawn, claimed: false, claimedTxHash: null })).toBe(
-      JSON.stringify({
-        ...shared,
-        claimed: false,
-        claimed_tx_hash: null,
-        matched_normals: null,
-        bonusball_match: null,
-        winnings_amount: null,
-      }),
+      JSON.stringify(
+        inSpecOrder(
+          { matched_normals: null, bonusball_match: null, winnings_amount: null },
+          { claimed: false, claimed_tx_hash: null },
+        ),
+      ),
     );
   });
 
   it("write a win's JSON with the amount, and refuse a ticket without a draw outcome", () => {
     expect(winJson(drawnTicket)).toBe(
-      JSON.stringify({
-        ...shared,
-        matched_normals: 2,
-        bonusball_match: true,
-        amount: { amount: (2n ** 90n).toString(), decimals: 6 },
-      }),
+      JSON.stringify(
+        inSpecOrder({
+          matched_normals: 2,
+          bonusball_match: true,
+          amount: { amount: (2n ** 90n).toString(), decimals: 6 },
+        }),
+      ),
     );
     expect(() => winJson({ ...drawnTicket, winningsAmount: null })).toThrow(/ticket 1 as a win without a draw outcome/);
   });

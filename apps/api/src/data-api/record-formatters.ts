@@ -61,7 +61,7 @@ function formatPrizeTier(tier: PrizeTierRecord): PrizeTierDto {
 
 // Tickets leave as JSON text written field by field: a page holds up to a hundred of them, and skipping a
 // DTO tree per ticket for JSON.stringify to walk took 7 % off a round page's CPU (bench/PROFILE.md, ninth
-// round). The fields are in the DTOs' order. Every string is written without escaping: each is digits,
+// round). The fields are in the spec's order. Every string is written without escaping: each is digits,
 // hex or a timestamp by type, none can hold a quote or a backslash; JSON.stringify of each hash was a
 // tenth of the formatting (bench/PROFILE.md, fourteenth round).
 const stringOrNull = (value: string | null): string => (value === null ? 'null' : `"${value}"`);
@@ -70,13 +70,18 @@ function amountText(value: bigint): string {
   return `{"amount":"${amount}","decimals":${decimals}}`;
 }
 
-function ticketBaseJson(ticket: TicketRecord): string {
+/**
+ * A ticket's fields in the spec's order (its Ticket table), with `outcome` (the draw's fields, which
+ * tickets and wins write differently) in their place after `bonusball`.
+ */
+function ticketJsonWith(ticket: TicketRecord, outcome: string): string {
   return (
     `{"id":"${ticket.id}","wallet":"${checksumAddress(ticket.wallet)}","buyer":"${checksumAddress(ticket.buyer)}"` +
     `,"round_id":"${ticket.roundId}","user_ticket_id":${stringOrNull(ticket.userTicketId)}` +
-    `,"normals":${JSON.stringify(ticket.normals)},"bonusball":${ticket.bonusball},"claimed":${ticket.claimed}` +
-    `,"claimed_tx_hash":${stringOrNull(ticket.claimedTxHash)},"tx_hash":${stringOrNull(ticket.txHash)}` +
-    `,"block_number":${ticket.blockNumber},"created_at":"${formatTimestamp(ticket.createdAt)}"`
+    `,"normals":${JSON.stringify(ticket.normals)},"bonusball":${ticket.bonusball},${outcome}` +
+    `,"claimed":${ticket.claimed},"claimed_tx_hash":${stringOrNull(ticket.claimedTxHash)}` +
+    `,"tx_hash":${stringOrNull(ticket.txHash)},"block_number":${ticket.blockNumber}` +
+    `,"created_at":"${formatTimestamp(ticket.createdAt)}"}`
   );
 }
 
@@ -84,7 +89,10 @@ function ticketBaseJson(ticket: TicketRecord): string {
 export function ticketJson(ticket: TicketRecord): string {
   const { matchedNormals, bonusballMatch, winningsAmount } = ticket;
   const winnings = winningsAmount === null ? 'null' : amountText(winningsAmount);
-  return `${ticketBaseJson(ticket)},"matched_normals":${matchedNormals},"bonusball_match":${bonusballMatch},"winnings_amount":${winnings}}`;
+  return ticketJsonWith(
+    ticket,
+    `"matched_normals":${matchedNormals},"bonusball_match":${bonusballMatch},"winnings_amount":${winnings}`,
+  );
 }
 
 /** A Win (WinDto) as JSON text. Wins come from queries that only return drawn, winning tickets; anything else is a read-model bug. */
@@ -93,7 +101,10 @@ export function winJson(ticket: TicketRecord): string {
   if (matchedNormals === null || bonusballMatch === null || winningsAmount === null) {
     throw new Error(`read model returned ticket ${ticket.id} as a win without a draw outcome`);
   }
-  return `${ticketBaseJson(ticket)},"matched_normals":${matchedNormals},"bonusball_match":${bonusballMatch},"amount":${amountText(winningsAmount)}}`;
+  return ticketJsonWith(
+    ticket,
+    `"matched_normals":${matchedNormals},"bonusball_match":${bonusballMatch},"amount":${amountText(winningsAmount)}`,
+  );
 }
 
 export function formatWalletStats(stats: WalletStatsRecord): WalletStatsDto {
