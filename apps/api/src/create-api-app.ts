@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ApiDependencies, AppModule } from './app.module';
+import { CallerResolver } from './auth/caller-resolver';
 import { dailyPoolExceptionFilter } from './daily-pool/daily-pool-exception.filter';
 import { DataApiExceptionFilter } from './data-api/data-api-exception.filter';
 import { routeEmptyParametersToCatchAll } from './http/empty-parameter-url';
@@ -21,6 +22,7 @@ import { HttpMetrics } from './metrics/http-metrics';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi-document';
 import { buildFreeTicketsOpenApiDocument, serveFreeTicketsOpenApi } from './openapi/free-tickets-openapi-document';
 import { partnerGiveawaysExceptionFilter } from './partner-giveaways/partner-giveaways-exception.filter';
+import { UnchargedRateLimitHeaders } from './rate-limit/uncharged-rate-limit-headers';
 import { routeEveryHttpMethod } from './http/every-http-method';
 import { withUnreservedEscapesDecoded } from './http/unreserved-escapes';
 
@@ -43,6 +45,12 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyAp
     ],
     dataApiErrors,
   );
+
+  const built: { callers?: CallerResolver } = {};
+  const budgets = new UnchargedRateLimitHeaders(dataApiErrors.prefix, deps.rateLimitStore, () => {
+    if (!built.callers) throw new Error('the app is not built yet');
+    return built.callers;
+  });
 
   const adapter = new FastifyAdapter({
     logger: false,
@@ -81,11 +89,13 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyAp
   installHttpCache(fastify);
   metrics.install(fastify);
   installCors(fastify);
+  budgets.install(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(deps, { routes, metrics }), adapter, {
     logger: false,
     bodyParser: false,
   });
+  built.callers = app.get(CallerResolver, { strict: false });
   app.useGlobalFilters(errors);
   serveOpenApi(app, buildOpenApiDocument(app));
   serveFreeTicketsOpenApi(app, buildFreeTicketsOpenApiDocument(app));

@@ -254,8 +254,9 @@ describe('Data API endpoints', () => {
     expect(String(preflight.headers['access-control-allow-headers'])).toContain('Authorization');
     expect(preflight.headers['access-control-allow-methods']).toBe('GET, HEAD');
     expect(preflight.headers['access-control-max-age']).toBe('86400');
-    // a browser's own request, before the one it guards: never counted (apps/api/README.md, rate limits)
-    expect(preflight.headers['x-ratelimit-remaining']).toBeUndefined();
+    // a browser's own request, before the one it guards: never counted, but its budget is told
+    // (apps/api/README.md, rate limits)
+    expect(preflight.headers['x-ratelimit-tier']).toBe('anonymous');
     expect(preflight.body).toBe('');
     // the same answer on every group's paths and on none, and no `Vary: Origin`: the origin never matters
     for (const url of ['/api/v1/daily-ticket-pool/rounds/active', '/health/live', '/nowhere']) {

@@ -71,9 +71,9 @@ describe('health and metrics', () => {
     const script = await api.request('/v1/docs/swagger-ui-bundle.js');
     expect(script.statusCode).toBe(200);
     // as its README says: a file the reference does not have is a 404 outside the Data API's guards (never
-    // counted); a method it does not serve reaches the Data API's catch-all (counted, with the headers)
+    // counted, its budget told); a method it does not serve reaches the Data API's catch-all (counted)
     const missing = await api.request('/v1/docs/no-such-file.css');
-    expect([missing.statusCode, missing.headers['x-ratelimit-tier']]).toEqual([404, undefined]);
+    expect([missing.statusCode, missing.headers['x-ratelimit-tier']]).toEqual([404, 'anonymous']);
     const posted = await api.request({ method: 'POST', url: '/v1/docs/swagger-ui-bundle.js' });
     expect([posted.statusCode, posted.json().error.code, posted.headers['x-ratelimit-tier']]).toEqual([
       404,

@@ -83,6 +83,53 @@ describe('rate limits on Redis', () => {
     expect(lookups - before).toBe(11);
   });
 
+  it("puts the caller's budget on every Data API response, and counts none that no guard charged", async () => {
+    await awayFromMinuteEnd();
+    const app = await startApp();
+    const from = { 'x-forwarded-for': nextIp() };
+    expect((await get(app, '/v1/rounds', from)).headers['x-ratelimit-remaining']).toBe('9');
+    const preflight = await app.app
+      .getHttpAdapter()
+      .getInstance()
+      .inject({
+        method: 'OPTIONS',
+        url: '/v1/rounds',
+        headers: { ...from, origin: 'https://example.org', 'access-control-request-method': 'GET' },
+      });
+    const oversized = await app.app
+      .getHttpAdapter()
+      .getInstance()
+      .inject({
+        method: 'POST',
+        url: '/v1/rounds',
+        headers: { ...from, 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) },
+        payload: 'x'.repeat(2 * 1024 * 1024),
+      });
+    // the OpenAPI document, the reference's files (one it lacks too), a preflight, a body over the limit;
+    // not a URL refused before routing (apps/api/README.md)
+    const uncharged = [
+      await get(app, '/v1/openapi.json', from),
+      await get(app, '/v1/docs/swagger-ui-bundle.js', from),
+      await get(app, '/v1/docs/no-such-file.css', from),
+      await get(app, '/v1/rounds/%zz', from),
+      preflight,
+      oversized,
+    ];
+    expect(
+      uncharged.map((r) => [r.statusCode, r.headers['x-ratelimit-tier'], r.headers['x-ratelimit-remaining']]),
+    ).toEqual([
+      [200, 'anonymous', '9'],
+      [200, 'anonymous', '9'],
+      [404, 'anonymous', '9'],
+      [400, undefined, undefined],
+      [204, 'anonymous', '9'],
+      [400, 'anonymous', '9'],
+    ]);
+    const keyed = await get(app, '/v1/openapi.json', { ...from, authorization: `Bearer ${KEY}` });
+    expect([keyed.headers['x-ratelimit-tier'], keyed.headers['x-ratelimit-limit']]).toEqual(['authenticated', '60']);
+    expect((await get(app, '/v1/rounds', from)).headers['x-ratelimit-remaining']).toBe('8');
+  });
+
   it('counts exactly across two app instances sharing Redis', async () => {
     const [a, b] = [await startApp(), await startApp()];
     await awayFromMinuteEnd();

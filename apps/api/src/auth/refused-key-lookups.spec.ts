@@ -37,6 +37,7 @@ describe('RefusedKeyLookups', () => {
   it('counts nothing while the store is unreachable, and holds nobody back', async () => {
     const down: RateLimitStore = {
       consume: () => Promise.reject(new Error('not connected')),
+      peek: () => Promise.reject(new Error('not connected')),
       close: () => Promise.resolve(),
     };
     const refused = new RefusedKeyLookups(config, down);

@@ -49,6 +49,16 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return decisionFrom({ allowed, minute: c.minuteCount, day: c.dayCount, nowMs }, limits);
   }
 
+  async peek(subject: string, limits: WindowLimits): Promise<RateLimitDecision> {
+    const nowMs = this.now();
+    const windows = windowsAt(nowMs);
+    const stored = this.counters.get(subject);
+    const minute = stored?.minute === windows.minute ? stored.minuteCount : 0;
+    const day = stored?.day === windows.day ? stored.dayCount : 0;
+    const allowed = minute < limits.perMinute && day < limits.perDay;
+    return decisionFrom({ allowed, minute, day, nowMs }, limits);
+  }
+
   async close(): Promise<void> {
     this.counters.clear();
   }

@@ -18,6 +18,8 @@ export interface RateLimitDecision {
 /** Counts one request against a caller's fixed per-minute and per-day windows, atomically. */
 export interface RateLimitStore {
   consume(subject: string, limits: WindowLimits): Promise<RateLimitDecision>;
+  /** The caller's windows as they stand, counting nothing (`allowed`: whether a request would be). */
+  peek(subject: string, limits: WindowLimits): Promise<RateLimitDecision>;
   close(): Promise<void>;
 }
 

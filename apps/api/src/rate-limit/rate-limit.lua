@@ -1,6 +1,6 @@
 -- Fixed-window rate limit of one caller, atomic across every API process sharing this Redis.
 -- KEYS[1]: the caller's per-minute counter; KEYS[2]: its per-day counter (same hash slot).
--- ARGV[1]: per-minute limit; ARGV[2]: per-day limit.
+-- ARGV[1]: per-minute limit; ARGV[2]: per-day limit; ARGV[3]: 'count', or 'peek' to count nothing.
 -- Returns {allowed (1 or 0), minute count, day count, Redis time in ms}.
 --
 -- Windows follow Redis's clock, not the callers': replicas with skewed clocks still share them.
@@ -18,6 +18,7 @@ local day = tonumber(redis.call('GET', KEYS[2]) or '0')
 if minute >= tonumber(ARGV[1]) or day >= tonumber(ARGV[2]) then
   return {0, minute, day, now}
 end
+if ARGV[3] == 'peek' then return {1, minute, day, now} end
 
 minute = redis.call('INCR', KEYS[1])
 if minute == 1 then redis.call('PEXPIREAT', KEYS[1], minute_end - 1) end

@@ -12,6 +12,7 @@ declare module 'ioredis' {
       dayKey: string,
       perMinute: number,
       perDay: number,
+      mode: 'count' | 'peek',
     ): Result<[number, number, number, number], Context>;
   }
 }
@@ -72,7 +73,15 @@ export class RedisRateLimitStore implements RateLimitStore, ReadinessCheck {
     await this.redis.ping();
   }
 
-  async consume(subject: string, limits: WindowLimits): Promise<RateLimitDecision> {
+  consume(subject: string, limits: WindowLimits): Promise<RateLimitDecision> {
+    return this.run(subject, limits, 'count');
+  }
+
+  peek(subject: string, limits: WindowLimits): Promise<RateLimitDecision> {
+    return this.run(subject, limits, 'peek');
+  }
+
+  private async run(subject: string, limits: WindowLimits, mode: 'count' | 'peek'): Promise<RateLimitDecision> {
     // The braces are a hash tag: both counters land in one slot, as a multi-key script needs on a cluster.
     const base = `rl:{${subject}}`;
     const [allowed, minute, day, nowMs] = await this.redis.consumeRateLimit(
@@ -80,6 +89,7 @@ export class RedisRateLimitStore implements RateLimitStore, ReadinessCheck {
       `${base}:d`,
       limits.perMinute,
       limits.perDay,
+      mode,
     );
     return decisionFrom({ allowed: allowed === 1, minute, day, nowMs }, limits);
   }
