@@ -17,9 +17,14 @@ import { replayLockName } from './replay';
 import { writeState } from '../data-dir';
 import { instanceStatus } from './status';
 
-/** A JSON-RPC endpoint of chain `chainId` that answers every other call with `answer`. */
-async function rpcAnswering(answer: object, chainId = 31337): Promise<{ url: string; server: Server }> {
+/** A JSON-RPC endpoint of chain `chainId` that answers every other call with `answer`; keeps each call's Authorization. */
+async function rpcAnswering(
+  answer: object,
+  chainId = 31337,
+): Promise<{ url: string; server: Server; authorizations: (string | undefined)[] }> {
+  const authorizations: (string | undefined)[] = [];
   const server = createServer((request, response) => {
+    authorizations.push(request.headers.authorization);
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     request.on('end', () => {
@@ -31,7 +36,7 @@ async function rpcAnswering(answer: object, chainId = 31337): Promise<{ url: str
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, authorizations };
 }
 
 describe('ops status', () => {
@@ -176,6 +181,24 @@ describe('ops status', () => {
       readSchemaExists: false,
       position: null,
     });
+  });
+
+  it('reaches a node whose URL holds a user and password (as basic auth), and never prints the password', async () => {
+    const rpc = await rpcAnswering({ result: '0x2a' });
+    const withCredentials = (url: string) => url.replace('http://', 'http://operator:S3CRETPW@');
+    const log = suiteLog();
+    try {
+      await log.init();
+      const env = { ...process.env, CHAIN_ID: '31337', EVENT_LOG: 'postgres' };
+      expect((await instanceStatus({ ...env, RPC_URL: withCredentials(rpc.url) })).chain).toEqual({ headBlock: 42 });
+      expect(rpc.authorizations[0]).toBe(`Basic ${Buffer.from('operator:S3CRETPW').toString('base64')}`);
+      const unreachable = await instanceStatus({ ...env, RPC_URL: withCredentials('http://127.0.0.1:1') });
+      expect(unreachable.chain.error).toMatch(/^node unreachable: /);
+      expect(JSON.stringify(unreachable)).not.toContain('S3CRETPW');
+    } finally {
+      await log.close();
+      rpc.server.close();
+    }
   });
 
   it('reports a node that answers with a JSON-RPC error as an error, not a head of NaN', async () => {

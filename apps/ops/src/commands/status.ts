@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
 import { Client } from 'pg';
-import { contractsNamedIn } from '@lottery/chain';
+import { contractsNamedIn, rpcErrorSummary } from '@lottery/chain';
+import { createPublicClient, http } from 'viem';
 import { createEventLog, type EventLog } from '@lottery/event-log';
 import { CONNECT_TIMEOUT_MS, readFoldedState, readSchemaName } from '@lottery/persistence';
 import { FOLD_RULES_VERSION, isNewerFoldRules, otherLogSignText, signOfAnotherLog } from '@lottery/projection';
 import { databaseUrl, embeddedChainNotRunning, embeddedChainUrl, explainedFailure } from '../connection';
 import { readState } from '../data-dir';
 import { leftServers, runsInstanceProcess } from '../instance-processes';
-import { displayedUrl } from '@lottery/telemetry';
+import { displayedUrl, withUrlsHidden } from '@lottery/telemetry';
 import { print } from '../output';
 import { isUndefinedTable } from '../event-log-errors';
 import { chainIdOf, eventLogConfigOf, loadPipelineEnv, rpcUrlOf } from './pipeline-env';
@@ -75,19 +76,17 @@ async function headBlock(
   chainId: number,
   jackpot: string | undefined,
 ): Promise<{ headBlock: number | null; error?: string }> {
+  // viem, as the apps: a URL's user info goes as basic auth (fetch refuses a URL holding it)
+  const client = createPublicClient({ transport: http(rpcUrl, { timeout: 3_000, retryCount: 0 }) });
   const call = async (method: string, params: unknown[] = []): Promise<string> => {
-    const response = await fetch(rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-      signal: AbortSignal.timeout(3_000),
-    });
-    const body = (await response.json()) as { result?: unknown; error?: unknown };
-    if (typeof body.result !== 'string' || !/^0x[0-9a-f]*$/i.test(body.result)) {
-      throw new Error(`node answered ${method} with ${JSON.stringify(body.error ?? body)}`);
+    const result: unknown = await client.request({ method, params } as never);
+    if (typeof result !== 'string' || !/^0x[0-9a-f]*$/i.test(result)) {
+      throw new Error(`node answered ${method} with ${JSON.stringify(result)}`);
     }
-    return body.result;
+    return result;
   };
+  // the URL's path or user info may hold a provider's key: never in what status prints
+  const said = (error: unknown) => withUrlsHidden(rpcErrorSummary(error), [rpcUrl]);
   const ask = async (method: string): Promise<number> => {
     const answer = await call(method);
     if (answer === '0x') throw new Error(`node answered ${method} with no number`);
@@ -99,7 +98,7 @@ async function headBlock(
   } catch (error) {
     // said as every other command says it of the embedded instance's own anvil
     if (rpcUrl === embeddedChainUrl()) return { headBlock: null, error: embeddedChainNotRunning().message };
-    return { headBlock: null, error: `node unreachable: ${error instanceof Error ? error.message : String(error)}` };
+    return { headBlock: null, error: `node unreachable: ${said(error)}` };
   }
   if (served !== chainId) return { headBlock: null, error: `the node serves chain ${served}, not CHAIN_ID ${chainId}` };
   try {
@@ -108,7 +107,7 @@ async function headBlock(
     }
     return { headBlock: await ask('eth_blockNumber') };
   } catch (error) {
-    return { headBlock: null, error: error instanceof Error ? error.message : String(error) };
+    return { headBlock: null, error: said(error) };
   }
 }
 
