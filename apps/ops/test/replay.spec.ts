@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import pino from 'pino';
 import { buyOrder, createSimulationContext, simulateHistory } from '@lottery/contracts';
@@ -11,6 +13,7 @@ import {
   projectorPresenceLock,
 } from '@lottery/persistence';
 import { Projection } from '@lottery/projection';
+import { appNodeArgs } from '@lottery/telemetry';
 import { runReplay, type ReplayRun } from '../src/commands/replay';
 import {
   caughtUp,
@@ -143,6 +146,41 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
       onProgress: (p) => p.records >= 60 && abort.abort(),
     });
     await expect(interrupted).rejects.toThrow(/replay interrupted: "lottery" is serving as before/);
+    expect(await generations()).toEqual([]);
+    expect(await dumpSchema(f.readModels)).toBe(before);
+  });
+
+  it('`replay --json` stopped by a signal reports it and exits 130, the live schema as it was', async () => {
+    const before = await dumpSchema(f.readModels);
+    // a reader holds the live schema: the switch waits for it, and the signal comes meanwhile
+    const reader = new Client({ connectionString: f.db.url });
+    await reader.connect();
+    await reader.query('BEGIN');
+    await reader.query('SELECT position FROM lottery.projector_state');
+    try {
+      const child = spawn(process.execPath, [...appNodeArgs('apps/ops/src/main.ts'), 'replay', '--json'], {
+        cwd: join(__dirname, '..', '..', '..'),
+        env: { ...process.env, ...opsEnv(f) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      let signalled = false;
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+        // once: a second signal quits at once
+        if (stderr.includes('switching') && !signalled) signalled = child.kill('SIGINT');
+      });
+      const code = await new Promise((resolve) => child.once('close', resolve));
+      expect([code, JSON.parse(stdout)]).toEqual([
+        130,
+        { error: expect.stringMatching(/^replay interrupted: "lottery" is serving as before/) },
+      ]);
+    } finally {
+      await reader.query('COMMIT');
+      await reader.end();
+    }
     expect(await generations()).toEqual([]);
     expect(await dumpSchema(f.readModels)).toBe(before);
   });

@@ -352,6 +352,11 @@ export function registerReplay(program: Command): void {
             `the fold ${summary.foldSeconds.toFixed(1)} s (${summary.foldEventsPerSecond} events/s), ` +
             `then the serving indexes and the switch`,
         );
+      } catch (error) {
+        if (!abort.signal.aborted) throw error;
+        // stopped as asked, not failed: a script tells the two apart by the exit code, as after a second signal
+        reportFailure(error instanceof Error ? error.message : String(error), { onStderr: true, nodeUrls: [] });
+        process.exit(130);
       } finally {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
