@@ -206,6 +206,16 @@ describe('the data folder guards of ops reset and ops start', () => {
     expect(readdirSync(scratch)).toEqual([]);
   });
 
+  it('start --chain-only refuses a --deployment-env it could not write, before deploying anything', async () => {
+    process.env['DATA_DIR'] = join(scratch, 'data');
+    const chainOnly = { ...START_OPTIONS, chainOnly: true };
+    await expect(runStart({ ...chainOnly, deploymentEnv: join(scratch, 'missing', 'chain.env') })).rejects.toThrow(
+      `--deployment-env ${join(scratch, 'missing', 'chain.env')}: its folder ${join(scratch, 'missing')} does not exist`,
+    );
+    await expect(runStart({ ...chainOnly, deploymentEnv: scratch })).rejects.toThrow(/is a folder, not a file/);
+    expect(readdirSync(scratch)).toEqual([]);
+  });
+
   it('start refuses a data folder an instance runs from, and leaves its record alone', async () => {
     const dir = join(scratch, 'data');
     writeState({ pids: { ops: other.pid } }, dir);

@@ -1,5 +1,5 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { AbortedError } from '@lottery/chain';
 import { eventLogConfigFromEnv, eventLogIdentity, type EventLogConfig } from '@lottery/event-log';
@@ -177,6 +177,8 @@ async function checkedSettings(o: StartOptions, dir: string): Promise<StartSetti
   if (!o.chainOnly && (o.deploymentEnv !== undefined || o.advertisedRpcUrl !== undefined)) {
     throw new Error('--deployment-env and --advertised-rpc-url describe the chain --chain-only runs: add --chain-only');
   }
+  // written once the chain is deployed and its history simulated: a path that cannot take it is told now
+  if (o.deploymentEnv !== undefined) refuseUnwritableFile(o.deploymentEnv, '--deployment-env');
   const apiPort = portFromEnv();
   const readSchema = loadReadSchema();
   const externalChain = process.env['RPC_URL'] ? externalChainTarget(process.env) : undefined;
@@ -189,6 +191,16 @@ async function checkedSettings(o: StartOptions, dir: string): Promise<StartSetti
     throw new Error(`port ${apiPort} is in use: stop what runs there or set PORT`);
   }
   return { apiPort, readSchema, externalChain };
+}
+
+function refuseUnwritableFile(path: string, option: string): void {
+  const folder = dirname(resolve(path));
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch {
+    throw new Error(`${option} ${path}: its folder ${folder} does not exist or cannot be written`);
+  }
+  if (existsSync(path) && statSync(path).isDirectory()) throw new Error(`${option} ${path} is a folder, not a file`);
 }
 
 /** What the steps of one start share. */
