@@ -60,14 +60,30 @@ describe('the data folder guards of ops reset and ops start', () => {
     writeState({ postgresPort: 54329, pids: { ops: 2 ** 22 + 1 } }, dir);
     mkdirSync(join(dir, 'logs'));
     process.env['DATA_DIR'] = dir;
-    expect(JSON.parse(await reset('--json'))).toEqual({ removed: dir });
+    expect(JSON.parse(await reset('--json'))).toEqual({ removed: dir, stopped: [] });
     expect(existsSync(dir)).toBe(false);
+  });
+
+  it('stops a server an unclean stop left running before removing the folder, and says which', async () => {
+    const dir = join(scratch, 'data');
+    // a process whose command line names the folder, as the instance's anvil's does
+    const server = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)', dir], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    try {
+      writeState({ anvilPid: server.pid, pids: {} }, dir);
+      process.env['DATA_DIR'] = dir;
+      expect(JSON.parse(await reset('--json'))).toEqual({ removed: dir, stopped: [`anvil (pid ${server.pid})`] });
+      await exited;
+      expect(existsSync(dir)).toBe(false);
+    } finally {
+      server.kill('SIGKILL');
+    }
   });
 
   it('removes nothing, and says so, when the data folder does not exist (a mistyped DATA_DIR)', async () => {
     const dir = join(scratch, 'mistyped');
     process.env['DATA_DIR'] = dir;
-    expect(JSON.parse(await reset('--json'))).toEqual({ removed: null });
+    expect(JSON.parse(await reset('--json'))).toEqual({ removed: null, stopped: [] });
     expect(await reset()).toMatch(/nothing to remove: no data folder at .*mistyped/);
   });
 
@@ -90,7 +106,7 @@ describe('the data folder guards of ops reset and ops start', () => {
     writeState({ pids: { ops: unrelated.pid, indexer: unrelated.pid } }, dir);
     process.env['DATA_DIR'] = dir;
     expect(liveProcesses(dir)).toEqual([]);
-    expect(JSON.parse(await reset('--json'))).toEqual({ removed: dir });
+    expect(JSON.parse(await reset('--json'))).toEqual({ removed: dir, stopped: [] });
   });
 
   it('refuses a folder no instance wrote, and keeps it', async () => {

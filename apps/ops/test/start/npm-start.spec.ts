@@ -281,7 +281,10 @@ describe('npm start on a fresh checkout', () => {
 
       await killedWhileRunning();
       const reset = JSON.parse(await runNpm(checkout.dir, ['run', '--silent', 'ops', '--', 'reset', '--json'], env));
-      expect(reset).toEqual({ removed: join(checkout.dir, '.data') });
+      expect(reset).toEqual({
+        removed: join(checkout.dir, '.data'),
+        stopped: [expect.stringMatching(/^postgres \(pid \d+\)$/), expect.stringMatching(/^anvil \(pid \d+\)$/)],
+      });
       expect(processesOf(checkout.dir)).toEqual([]);
 
       // and its read models as an earlier version's fold rules built them (an upgrade since)
