@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { displayedUrl } from '@lottery/telemetry';
 import { dataDir, readState, readStateIfReadable, statePath } from './data-dir';
 
 /**
@@ -20,11 +21,16 @@ export function databaseUrl(): string {
 
 /**
  * A failure to reach the embedded instance's Postgres (DATABASE_URL unset) or its anvil (RPC_URL unset)
- * said as what it means: the instance is not running. Any other error is returned as it is.
+ * said as what it means: the instance is not running. One to reach DATABASE_URL's names the variable
+ * (the driver's "getaddrinfo ENOTFOUND db" or "Invalid URL" does not). Any other error is returned as it is.
  */
 export function explainedFailure(error: unknown): unknown {
   const state = readStateIfReadable();
   const code = (error as { code?: unknown } | null)?.code;
+  const configured = process.env['DATABASE_URL'];
+  if (configured && failedToReach(configured, error)) {
+    return new Error(`DATABASE_URL (${displayedUrl(configured)}): ${error instanceof Error ? error.message : error}`);
+  }
   if (!process.env['DATABASE_URL'] && state.postgresPort !== undefined) {
     const start = 'start it with `npm start`, or set DATABASE_URL to another database';
     if (code === 'ECONNREFUSED') {
@@ -46,6 +52,26 @@ export function explainedFailure(error: unknown): unknown {
     return embeddedChainNotRunning();
   }
   return error;
+}
+
+/** Postgres refusing the connection: a wrong password, an unknown role, no such database. */
+const SERVER_REFUSALS = new Set(['28P01', '28000', '3D000']);
+/** No server where a URL points, or no such host. */
+const NETWORK_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH']);
+
+/** Whether `error` is the driver's failure to reach the database at `url` (not another service's). */
+function failedToReach(url: string, error: unknown): boolean {
+  const { code, hostname, address, port } = (error ?? {}) as Record<string, unknown>;
+  if (typeof code === 'string' && SERVER_REFUSALS.has(code)) return true;
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    // a URL even node cannot read: the driver's own reading of it failed, or found no such host
+    return error instanceof URIError || code === 'ERR_INVALID_URL' || code === 'ENOTFOUND';
+  }
+  if (typeof code !== 'string' || !NETWORK_FAILURES.has(code)) return false;
+  return hostname === target.hostname || (address !== undefined && String(port) === (target.port || '5432'));
 }
 
 /** The embedded instance's anvil, when the CLI talks to it (RPC_URL unset, no operator's chain followed). */

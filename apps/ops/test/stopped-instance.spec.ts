@@ -160,6 +160,24 @@ describe('ops against an embedded instance that is not running', () => {
     }
   });
 
+  it('names DATABASE_URL when the database there cannot be reached, without its password', async () => {
+    const port = await freePort();
+    const failures = [
+      [`postgres://postgres:S3CRET@127.0.0.1:${port}/postgres`, `connect ECONNREFUSED 127.0.0.1:${port}`],
+      [
+        'postgres://postgres:S3CRET@127.0.0.1:5432/no_such_database_here',
+        'database "no_such_database_here" does not exist',
+      ],
+      ['postgres://postgres:S3CRET@no-such-host.invalid:5432/postgres', 'getaddrinfo ENOTFOUND no-such-host.invalid'],
+    ];
+    for (const [url, said] of failures) {
+      const run = await runOps(['partners', 'list', '--json'], { DATABASE_URL: url });
+      const shown = url.replace(/postgres:S3CRET@/, '').replace(/\/[a-z_]+$/, '/…');
+      expect([run.code, jsonOf(run)]).toEqual([1, { error: `DATABASE_URL (${shown}): ${said}` }]);
+      expect(run.stdout + run.stderr).not.toContain('S3CRET');
+    }
+  });
+
   it('says what to do with an unreadable instance record, on every command, without a stack trace', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lottery-unreadable-'));
     try {
