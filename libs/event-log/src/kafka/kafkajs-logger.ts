@@ -13,14 +13,19 @@ const RETRIED_BY_KAFKAJS = [
   'This is not the correct coordinator for this group', // NOT_COORDINATOR_FOR_GROUP
 ];
 
-/** kafkajs's console logger (JSON lines, WARN and up) without the retried answers above. */
+/**
+ * kafkajs's console logger (JSON lines, WARN and up) without the retried answers above, nor their stacks:
+ * each retry of an unreachable broker logged one (a dozen lines of kafkajs's internals before the
+ * command's own one-line error), and the message and error name say what failed.
+ */
 export const kafkaLogCreator: logCreator =
   () =>
   ({ namespace, level, label, log }) => {
     const text = `${log.message} ${String(log['error'] ?? '')}`;
     if (RETRIED_BY_KAFKAJS.some((retried) => text.includes(retried))) return;
+    const { stack: _stack, ...said } = log;
     const line = JSON.stringify({
-      ...log,
+      ...said,
       level: label,
       message: namespace ? `[${namespace}] ${log.message}` : log.message,
     });
