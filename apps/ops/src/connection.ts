@@ -94,6 +94,13 @@ export function embeddedDatabaseUrl(port: number, password = 'postgres'): string
   return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 }
 
+/** What `api-keys` and `partners` read, for their --help. */
+export const ACCOUNTS_ENVIRONMENT_HELP = [
+  '',
+  'Environment: DATABASE_URL (default: the embedded instance; DATA_DIR names its folder), KEY_PREFIX',
+  "(default lt): the API's own, or the keys printed here answer 401 there.",
+].join('\n');
+
 export function keyPrefix(): string {
   return process.env['KEY_PREFIX'] || 'lt';
 }

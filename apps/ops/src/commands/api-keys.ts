@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ApiKeysService, createAccountsDataSource, migrateAccounts, type ApiKeyRecord } from '@lottery/persistence';
-import { databaseUrl, keyPrefix } from '../connection';
+import { ACCOUNTS_ENVIRONMENT_HELP, databaseUrl, keyPrefix } from '../connection';
 import { print } from '../output';
 import { displayText, limitOrDefault, positiveCount } from './options';
 
@@ -31,7 +31,8 @@ function describeKey(k: ApiKeyRecord): string {
 export function registerApiKeys(program: Command): void {
   const keys = program
     .command('api-keys')
-    .description('create, list, limit, revoke and rotate Data API keys (stored hashed)');
+    .description('create, list, limit, revoke and rotate Data API keys (stored hashed)')
+    .addHelpText('after', ACCOUNTS_ENVIRONMENT_HELP);
 
   keys
     .command('create')

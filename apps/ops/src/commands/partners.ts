@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Hex } from '@lottery/domain';
 import { type GrantRecord, type PartnerRecord, PartnersService, withAccountsDatabase } from '@lottery/persistence';
-import { databaseUrl, keyPrefix } from '../connection';
+import { ACCOUNTS_ENVIRONMENT_HELP, databaseUrl, keyPrefix } from '../connection';
 import { print } from '../output';
 import { count, displayText, positiveCount, positiveInt, walletAddress } from './options';
 
@@ -46,7 +46,8 @@ export function registerPartners(program: Command): void {
     .command('partners')
     .description(
       'create, list, top up, disable and enable partner accounts of the free ticket API, rotate their keys; list their grants',
-    );
+    )
+    .addHelpText('after', ACCOUNTS_ENVIRONMENT_HELP);
 
   partners
     .command('create')
