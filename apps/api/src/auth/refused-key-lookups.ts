@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { API_CONFIG, type ApiConfig } from '../config/api-config';
+import { MemoryRateLimitStore } from '../rate-limit/memory-rate-limit.store';
 import { RATE_LIMIT_STORE, type RateLimitStore } from '../rate-limit/rate-limit-store';
 import type { WindowLimits } from '../rate-limit/tier-limits';
 
@@ -18,14 +19,17 @@ const MAX_HELD = 100_000;
  * The refusals are counted in the rate-limit store, shared by every API process when it is Redis; each
  * process remembers which addresses the count has held back, so a lookup costs no store round trip and
  * only a refusal does. A process that has not seen an address held back yet looks one more key up: with
- * N processes an address gets at most N − 1 lookups past the limit a minute. While the store is
- * unreachable refusals go uncounted (the Data API's and the pool's requests answer 503 then anyway).
+ * N processes an address gets at most N − 1 lookups past the limit a minute (and those in flight when it
+ * was held back). While the store is unreachable each process counts alone, as without Redis: the keys
+ * are still looked up before the 503 (the partner group has no limit to answer 503 at all).
  */
 @Injectable()
 export class RefusedKeyLookups {
   private readonly budget: WindowLimits;
   /** Held-back addresses, each until the local time its minute ends. */
   private readonly heldUntil = new Map<string, number>();
+  /** Where refusals are counted while the store is unreachable. */
+  private readonly alone = new MemoryRateLimitStore();
 
   constructor(
     @Inject(API_CONFIG) config: ApiConfig,
@@ -47,8 +51,9 @@ export class RefusedKeyLookups {
 
   /** Counts a refused lookup of `subject`'s; once its count reaches the limit, it is held back. */
   async refused(subject: string, nowMs = Date.now()): Promise<void> {
-    const counted = await this.store.consume(`refused-keys:${subject}`, this.budget).catch(() => null);
-    if (counted === null || (counted.allowed && counted.minute.remaining > 0)) return;
+    const key = `refused-keys:${subject}`;
+    const counted = await this.store.consume(key, this.budget).catch(() => this.alone.consume(key, this.budget));
+    if (counted.allowed && counted.minute.remaining > 0) return;
     if (this.heldUntil.size >= MAX_HELD) this.forgetEnded(nowMs);
     if (this.heldUntil.size >= MAX_HELD) return;
     // the store's window, on this process's clock (Redis's clock decides the window: see rate-limit.lua)

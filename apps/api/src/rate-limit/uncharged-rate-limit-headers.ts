@@ -22,13 +22,16 @@ export class UnchargedRateLimitHeaders {
 
   install(fastify: FastifyInstance): void {
     fastify.addHook('onSend', (request, reply, payload, done) => {
-      this.tell(request, reply).then(() => done(null, payload));
+      // nearly every reply: charged already, or of another group
+      if (reply.hasHeader('x-ratelimit-tier') || !isUnderPrefix(request.url.split('?', 1)[0], this.prefix)) {
+        return done(null, payload);
+      }
+      this.tell(request, reply).finally(() => done(null, payload));
     });
   }
 
   /** Puts the caller's budget on a Data API reply that carries none yet; never fails. */
   private async tell(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (reply.hasHeader('x-ratelimit-tier') || !isUnderPrefix(request.url.split('?', 1)[0], this.prefix)) return;
     try {
       const caller = await this.callers().resolve(request);
       const budget = await this.store.peek(caller.rateLimitSubject, caller.limits);
