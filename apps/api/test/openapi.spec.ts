@@ -18,6 +18,14 @@ describe('OpenAPI document', () => {
     expect(JSON.parse(readFileSync(COMMITTED_OPENAPI, 'utf8'))).toEqual(document);
   });
 
+  it("lists a ticket's and a win's fields in the spec's order, which the responses keep (record-formatters)", () => {
+    const fields = (schema: string) => Object.keys(document.components.schemas[schema]['properties'] as Json);
+    const ticket = ['id', 'wallet', 'buyer', 'round_id', 'user_ticket_id', 'normals', 'bonusball'];
+    const tail = ['claimed', 'claimed_tx_hash', 'tx_hash', 'block_number', 'created_at'];
+    expect(fields('TicketDto')).toEqual([...ticket, 'matched_normals', 'bonusball_match', 'winnings_amount', ...tail]);
+    expect(fields('WinDto')).toEqual([...ticket, 'matched_normals', 'bonusball_match', 'amount', ...tail]);
+  });
+
   it('describes Data API 1.6.0 in OpenAPI 3 with optional bearer authentication', () => {
     expect(document['openapi']).toMatch(/^3\./);
     expect(document['info']).toMatchObject({ version: '1.6.0' });

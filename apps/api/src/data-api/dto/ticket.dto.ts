@@ -11,8 +11,8 @@ import {
 } from './api-properties';
 import { AmountDto } from './amount.dto';
 
-/** The fields tickets and wins share; they differ only in how the draw outcome is represented. */
-abstract class TicketBaseDto {
+/** The fields of a ticket before its draw outcome, in the spec's order (its Ticket table). */
+abstract class TicketHeadDto {
   @ApiDigits()
   id!: string;
 
@@ -33,24 +33,37 @@ abstract class TicketBaseDto {
 
   @ApiInteger({ minimum: 1 })
   bonusball!: number;
-
-  @ApiBoolean()
-  claimed!: boolean;
-
-  @ApiTxHash({ nullable: true })
-  claimed_tx_hash!: string | null;
-
-  @ApiTxHash({ description: 'Purchase transaction' })
-  tx_hash!: string;
-
-  @ApiInteger()
-  block_number!: number;
-
-  @ApiTimestamp()
-  created_at!: string;
 }
 
-export class TicketDto extends TicketBaseDto {
+/**
+ * The fields after the draw outcome, on `Head` and its outcome: a class of its own per resource, so that
+ * the documented schemas list the fields in the order the responses carry them.
+ */
+// TypeScript takes a class as a mixin's base only through a constructor type of `any[]` arguments
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type TicketClass = abstract new (...args: any[]) => TicketHeadDto;
+
+function withTicketTail<Head extends TicketClass>(head: Head) {
+  abstract class TicketTailDto extends head {
+    @ApiBoolean()
+    claimed!: boolean;
+
+    @ApiTxHash({ nullable: true })
+    claimed_tx_hash!: string | null;
+
+    @ApiTxHash({ description: 'Purchase transaction' })
+    tx_hash!: string;
+
+    @ApiInteger()
+    block_number!: number;
+
+    @ApiTimestamp()
+    created_at!: string;
+  }
+  return TicketTailDto;
+}
+
+abstract class TicketOutcomeDto extends TicketHeadDto {
   @ApiInteger({ maximum: 5, nullable: true, description: 'Null until the round is drawn' })
   matched_normals!: number | null;
 
@@ -62,7 +75,7 @@ export class TicketDto extends TicketBaseDto {
 }
 
 /** A winning ticket: `winnings_amount` renamed `amount`, and the draw outcome is never null. */
-export class WinDto extends TicketBaseDto {
+abstract class WinOutcomeDto extends TicketHeadDto {
   @ApiInteger({ maximum: 5 })
   matched_normals!: number;
 
@@ -72,3 +85,7 @@ export class WinDto extends TicketBaseDto {
   @ApiAmount({ description: "Winnings, net of the round's referral share" })
   amount!: AmountDto;
 }
+
+export class TicketDto extends withTicketTail(TicketOutcomeDto) {}
+
+export class WinDto extends withTicketTail(WinOutcomeDto) {}
