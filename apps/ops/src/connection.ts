@@ -71,7 +71,10 @@ function failedToReach(url: string, error: unknown): boolean {
     return error instanceof URIError || code === 'ERR_INVALID_URL' || code === 'ENOTFOUND';
   }
   if (typeof code !== 'string' || !NETWORK_FAILURES.has(code)) return false;
-  return hostname === target.hostname || (address !== undefined && String(port) === (target.port || '5432'));
+  if (hostname !== undefined) return hostname === target.hostname;
+  // a refused connection names the address it tried: the URL's own when it is one, else any of its name's
+  const literal = /^[\d.]+$|^\[/.test(target.hostname);
+  return String(port) === (target.port || '5432') && (!literal || address === target.hostname.replace(/^\[|\]$/g, ''));
 }
 
 /** The embedded instance's anvil, when the CLI talks to it (RPC_URL unset, no operator's chain followed). */

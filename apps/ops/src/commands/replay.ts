@@ -60,6 +60,14 @@ export interface ReplaySummary {
 /** The session advisory lock a replay of `live` holds while it runs (hashtext of this name). */
 export const replayLockName = (live: string): string => `lottery-replay:${live}`;
 
+/** A replay stopped as asked (its signal), before its switch: the live schema serves as before. */
+class ReplayInterruptedError extends Error {
+  constructor(live: string, next: string) {
+    super(`replay interrupted: "${live}" is serving as before, the half-built "${next}" was dropped`);
+    this.name = 'ReplayInterruptedError';
+  }
+}
+
 /** Another session holds the replay lock of the schema: a replay of it is running. */
 export class ReplayRunningError extends Error {
   constructor(live: string) {
@@ -195,7 +203,7 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
       // Before the switch the next generation is only a half-built copy; after it, it no longer exists.
       await dropHalfBuilt(guardLost.signal.aborted ? undefined : guard, run.url, live).catch(() => undefined);
       if (run.signal?.aborted) {
-        throw new Error(`replay interrupted: "${live}" is serving as before, the half-built "${next}" was dropped`);
+        throw new ReplayInterruptedError(live, next);
       }
       throw error;
     }
@@ -353,7 +361,7 @@ export function registerReplay(program: Command): void {
             `then the serving indexes and the switch`,
         );
       } catch (error) {
-        if (!abort.signal.aborted) throw error;
+        if (!(error instanceof ReplayInterruptedError)) throw error;
         // stopped as asked, not failed: a script tells the two apart by the exit code, as after a second signal
         reportFailure(error instanceof Error ? error.message : String(error), { onStderr: true, nodeUrls: [] });
         process.exit(130);

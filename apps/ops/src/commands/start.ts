@@ -200,7 +200,13 @@ function refuseUnwritableFile(path: string, option: string): void {
   } catch {
     throw new Error(`${option} ${path}: its folder ${folder} does not exist or cannot be written`);
   }
-  if (existsSync(path) && statSync(path).isDirectory()) throw new Error(`${option} ${path} is a folder, not a file`);
+  if (!existsSync(path)) return;
+  if (statSync(path).isDirectory()) throw new Error(`${option} ${path} is a folder, not a file`);
+  try {
+    accessSync(path, constants.W_OK);
+  } catch {
+    throw new Error(`${option} ${path} cannot be written`);
+  }
 }
 
 /** What the steps of one start share. */
