@@ -139,6 +139,8 @@ export class LotteryRpc {
   private readonly calculators = new Set<Hex>();
   /** The calculators of the drawings current at a block (EnvelopeBuilder asks the jackpot): see `floodedPayouts`. */
   private calculatorsAt: (block: number | null) => Promise<Hex[]> = async () => [];
+  /** The last whole block's receipts read: one at a time (see WHOLE_BLOCK_ANSWER_BYTES). */
+  private receiptsInTurn: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly rpcUrl: string,
@@ -271,7 +273,11 @@ export class LotteryRpc {
         }
         return logs;
       };
-      return read(whole, fromReceipts()).catch((error: unknown) => {
+      // one block's receipts at a time, however many ranges or blocks are in flight: each answer may take
+      // hundreds of MB of heap once parsed
+      const turn = this.receiptsInTurn.then(() => read(whole, fromReceipts()));
+      this.receiptsInTurn = turn.catch(() => undefined);
+      return turn.catch((error: unknown) => {
         // a throttle is waited out as the node asks; otherwise (a node without eth_getBlockReceipts, or
         // its answer over the cap) the block stays refused as the node's own words say, and is asked again
         if (classifyRpcError(error).kind === 'rate-limited') throw error;
