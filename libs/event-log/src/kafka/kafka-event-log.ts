@@ -272,11 +272,6 @@ export class KafkaEventLog implements EventLog {
   }
 
   /**
-   * The topic's first and next offsets. Right after a topic is made (or its partition's leader moves) the
-   * broker may answer "not the leader" or "leader not available" for a moment, which kafkajs's admin
-   * passes on for offsets: a retriable answer is asked again, after the topic's metadata is refreshed.
-   */
-  /**
    * The commit answers before the coordinator has written the transaction's markers, and readers see its
    * records only after them. An append returns once its events and checkpoint are readable: a writer that
    * resumes right after reads this checkpoint, not the one before it (which, on the same checked producer,
@@ -299,6 +294,11 @@ export class KafkaEventLog implements EventLog {
     }
   }
 
+  /**
+   * The topic's first and next offsets. Right after a topic is made (or its partition's leader moves) the
+   * broker may answer "not the leader" or "leader not available" for a moment, which kafkajs's admin
+   * passes on for offsets: a retriable answer is asked again, after the topic's metadata is refreshed.
+   */
   private async offsets(topic: string): Promise<{ low: number; high: number }> {
     const admin = await this.admin.get();
     for (let attempt = 1; ; attempt++) {

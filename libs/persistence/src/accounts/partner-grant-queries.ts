@@ -50,10 +50,10 @@ export async function grantsUnderWay(manager: EntityManager, partnerId: number):
 }
 
 /**
- * Locks the partner row until the transaction ends. Every reservation of the partner takes this lock
- * before counting, so concurrent reservations are decided one after another.
+ * Locks the partner row until the transaction ends; its key's hash, or null when there is no such partner.
+ * Every reservation of the partner takes this lock before counting, so concurrent reservations are decided
+ * one after another.
  */
-/** Locks the partner's row for the transaction; its key's hash, or null when there is no such partner. */
 export async function lockPartner(manager: EntityManager, partnerId: number): Promise<string | null> {
   const locked = (await manager.query(`SELECT key_hash FROM ${PARTNERS} WHERE id = $1 FOR UPDATE`, [partnerId])) as {
     key_hash: string;
