@@ -39,6 +39,8 @@ async function simulate(seed: string): Promise<{
   deployment: LotteryDeployment;
   history: HistoryResult;
   logs: DecodedLog[];
+  /** What simulateHistory told after each round: rounds written, tickets so far. */
+  told: [number, number][];
 }> {
   const anvil = await startAnvil({ chainId: 31337 });
   try {
@@ -46,8 +48,13 @@ async function simulate(seed: string): Promise<{
       firstDrawingTime: FIRST_DRAWING_TIME,
       config: { referralWinShare: REFERRAL_WIN_SHARE },
     });
-    const history = await simulateHistory(anvil.rpcUrl, deployment, { seed, rounds: ROUNDS });
-    return { anvil, deployment, history, logs: await readLotteryLogs(anvil.rpcUrl, deployment) };
+    const told: [number, number][] = [];
+    const history = await simulateHistory(anvil.rpcUrl, deployment, {
+      seed,
+      rounds: ROUNDS,
+      onRound: (rounds, stats) => told.push([rounds, stats.tickets]),
+    });
+    return { anvil, deployment, history, logs: await readLotteryLogs(anvil.rpcUrl, deployment), told };
   } catch (error) {
     await anvil.stop();
     throw error;
@@ -66,6 +73,7 @@ describe('a simulated history on anvil', () => {
   let deployment: LotteryDeployment;
   let history: HistoryResult;
   let logs: DecodedLog[];
+  let told: [number, number][];
   let client: ReturnType<typeof createPublicClient>;
 
   const byDrawing = (eventName: string, drawingId: bigint): DecodedLog => {
@@ -84,11 +92,19 @@ describe('a simulated history on anvil', () => {
     a.blockNumber < b.blockNumber || (a.blockNumber === b.blockNumber && a.logIndex < b.logIndex);
 
   beforeAll(async () => {
-    ({ anvil, deployment, history, logs } = await simulate(SEED));
+    ({ anvil, deployment, history, logs, told } = await simulate(SEED));
     client = createPublicClient({ transport: http(anvil.rpcUrl) });
   });
   afterAll(async () => {
     await anvil?.stop();
+  });
+
+  it('tells its progress after each round: the rounds written, and the tickets bought so far', () => {
+    expect(told.map(([rounds]) => rounds)).toEqual([1, 2, 3]);
+    const tickets = told.map(([, bought]) => bought);
+    expect(tickets.every((bought, i) => bought > (tickets[i - 1] ?? 0))).toBe(true);
+    // the open drawing's sales come after the last round
+    expect(tickets[2]).toBeLessThan(history.stats.tickets);
   });
 
   it('deploys on the requested chain and records the deploy block', () => {

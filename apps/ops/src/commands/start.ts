@@ -282,6 +282,7 @@ async function startChain(
     live: o.live,
     seed: o.seed,
     say: run.out.say,
+    logger: run.logger,
     signal: run.settingUp,
   });
   run.cleanups.push(() => localChain.stop());

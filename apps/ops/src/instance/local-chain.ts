@@ -11,7 +11,8 @@ import {
   type LiveSimulation,
   type LotteryDeployment,
 } from '@lottery/contracts';
-import { freePort } from '@lottery/telemetry';
+import { freePort, ProgressReporter } from '@lottery/telemetry';
+import type { Logger } from 'pino';
 import { readState, writeState } from '../data-dir';
 import { decodeDeployment, encodeDeployment } from './deployment-codec';
 
@@ -26,6 +27,8 @@ export interface LocalChainOptions {
   live: boolean;
   seed: string;
   say: (line: string) => void;
+  /** Where the history's progress goes when stderr is no terminal (a bar on one). */
+  logger: Logger;
   /** Ctrl-C: a first start gives up its history at once (the transaction in flight is left behind). */
   signal: AbortSignal;
 }
@@ -115,10 +118,17 @@ async function writeHistory(rpcUrl: string, options: LocalChainOptions): Promise
     config: { drawingDurationSeconds: BigInt(options.drawEverySeconds) },
   });
   await approveRandomTicketBuyer(rpcUrl, deployment);
+  // a long history takes minutes (anvil mines each transaction): its progress and ETA are shown
+  const progress = new ProgressReporter('history', 'rounds', 'tickets', options.logger).startingAt(0);
+  let tickets = 0;
   const history = await simulateHistory(rpcUrl, deployment, {
     seed: options.seed,
     rounds: options.rounds,
     ticketsPerRound: options.ticketsPerRound,
+    onRound: (rounds, stats) => {
+      progress.update({ done: rounds, total: options.rounds, items: stats.tickets - tickets });
+      tickets = stats.tickets;
+    },
   });
   options.say(
     `history: ${history.settled.length} settled rounds, ${history.stats.tickets} tickets, ` +

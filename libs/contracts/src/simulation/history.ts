@@ -24,6 +24,8 @@ export interface HistoryOptions extends SimulationOptions {
   poolTicketsPerRound?: number;
   /** Chance that a holder of winning tickets claims them. Default 0.7 (the rest stay unclaimed). */
   claimProbability?: number;
+  /** Told after each round: how many are written, and the history's figures so far. */
+  onRound?: (rounds: number, stats: SimulationStats) => void;
 }
 
 export interface HistoryResult {
@@ -34,7 +36,7 @@ export interface HistoryResult {
   lastBlock: bigint;
 }
 
-type RoundOptions = Required<Omit<HistoryOptions, keyof SimulationOptions>>;
+type RoundOptions = Required<Omit<HistoryOptions, keyof SimulationOptions | 'onRound'>>;
 
 /**
  * One round: LPs, pool entries, sales in two halves six hours apart, the draw, winner, claims. Returns the
@@ -92,6 +94,7 @@ export async function simulateHistory(
     const played = await playRound(ctx, roundOptions, lastMinuteEntrants);
     settled.push(played.settled);
     lastMinuteEntrants = played.lateEntrants;
+    options.onRound?.(round + 1, ctx.stats);
   }
   // The open drawing gets a few sales too, so a fresh indexer sees an active round with tickets.
   await buyTicketBudget(ctx, Math.ceil(roundOptions.ticketsPerRound / 4));
