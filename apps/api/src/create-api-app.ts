@@ -19,8 +19,13 @@ import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id';
 import { RouteTable } from './http/route-table';
 import { serializeReply } from './http/serialized-json';
 import { HttpMetrics } from './metrics/http-metrics';
-import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi-document';
-import { buildFreeTicketsOpenApiDocument, serveFreeTicketsOpenApi } from './openapi/free-tickets-openapi-document';
+import { buildOpenApiDocument, DOCS_PATH, serveOpenApi } from './openapi/openapi-document';
+import {
+  buildFreeTicketsOpenApiDocument,
+  FREE_TICKETS_DOCS_PATH,
+  serveFreeTicketsOpenApi,
+} from './openapi/free-tickets-openapi-document';
+import { serveOnlyReferenceFiles } from './openapi/reference-files';
 import { partnerGiveawaysExceptionFilter } from './partner-giveaways/partner-giveaways-exception.filter';
 import { UnchargedRateLimitHeaders } from './rate-limit/uncharged-rate-limit-headers';
 import { routeEveryHttpMethod } from './http/every-http-method';
@@ -89,6 +94,7 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestFastifyAp
   installHttpCache(fastify);
   metrics.install(fastify);
   installCors(fastify);
+  serveOnlyReferenceFiles(fastify, [DOCS_PATH, FREE_TICKETS_DOCS_PATH]);
   budgets.install(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(deps, { routes, metrics }), adapter, {

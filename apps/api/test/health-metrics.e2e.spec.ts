@@ -74,6 +74,21 @@ describe('health and metrics', () => {
     // counted, its budget told); a method it does not serve reaches the Data API's catch-all (counted)
     const missing = await api.request('/v1/docs/no-such-file.css');
     expect([missing.statusCode, missing.headers['x-ratelimit-tier']]).toEqual([404, 'anonymous']);
+    // Swagger UI's folder holds more than the page loads: none of the rest is served (no library's version)
+    for (const file of ['/v1/docs/package.json', '/v1/docs/README.md', '/v1/docs/swagger-ui-bundle.js.map']) {
+      const other = await api.request(file);
+      expect([file, other.statusCode, other.json().error.code]).toEqual([file, 404, 'not_found']);
+    }
+    const poolDocs = await api.request('/api/v1/docs/package.json');
+    expect([poolDocs.statusCode, poolDocs.json()]).toEqual([404, { error: 'Not found' }]);
+    for (const file of [
+      'swagger-ui.css',
+      'swagger-ui-standalone-preset.js',
+      'swagger-ui-init.js',
+      'favicon-32x32.png',
+    ]) {
+      expect([file, (await api.request(`/v1/docs/${file}`)).statusCode]).toEqual([file, 200]);
+    }
     const posted = await api.request({ method: 'POST', url: '/v1/docs/swagger-ui-bundle.js' });
     expect([posted.statusCode, posted.json().error.code, posted.headers['x-ratelimit-tier']]).toEqual([
       404,

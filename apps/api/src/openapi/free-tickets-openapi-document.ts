@@ -6,7 +6,7 @@ import { exactSchemas } from './openapi-document';
 
 const FREE_TICKETS_API_VERSION = '1.0.0';
 export const FREE_TICKETS_OPENAPI_JSON_PATH = 'api/v1/openapi.json';
-const FREE_TICKETS_DOCS_PATH = 'api/v1/docs';
+export const FREE_TICKETS_DOCS_PATH = 'api/v1/docs';
 
 /**
  * The daily pool and partner free ticket APIs (`/api/v1/…`) in their own OpenAPI 3 document: they have

@@ -7,7 +7,7 @@ import { SUNSET_EXTENSION } from '../http/deprecation/deprecated.decorator';
 
 const DATA_API_VERSION = '1.6.0';
 export const OPENAPI_JSON_PATH = 'v1/openapi.json';
-const DOCS_PATH = 'v1/docs';
+export const DOCS_PATH = 'v1/docs';
 
 /** The Data API's OpenAPI 3 document, generated from the controllers and DTOs. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
