@@ -65,6 +65,25 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
     );
   };
 
+  /**
+   * Follows the chain through `through` into a fresh log while `work` runs, checks that the log holds the
+   * chain's events as the chain has them, and closes the proxy; returns the log's envelopes.
+   */
+  const followThrough = async (
+    through: RpcFaultProxy,
+    label: string,
+    overrides: Parameters<typeof followIntoFreshLog>[3],
+    work?: Parameters<typeof followIntoFreshLog>[4],
+  ) => {
+    try {
+      const envelopes = await followIntoFreshLog(f, label, through.url, overrides, work);
+      expect(logView(envelopes)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));
+      return envelopes;
+    } finally {
+      await through.close();
+    }
+  };
+
   it('is exact despite 20 % failed calls, range limits, delays, every log list answered with a log twice and two out of order; a lagging node causes no revert', async () => {
     const controller = new AbortController();
     // A first range of 2,500 blocks is refused by the provider's 2,000-block limit; the planner splits it,
@@ -195,53 +214,31 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
     await rpcCall(f.anvil.rpcUrl, 'anvil_mine', ['0x28']);
     // the backfill's ranges end 16 blocks below the head; the purchase is 40 below; the replica, 100
     const lagging = await startRpcFaultProxy(f.anvil.rpcUrl, { logsLagBlocks: 100 });
-    try {
-      const envelopes = await followIntoFreshLog(
-        f,
-        'indexer_faults_logs',
-        lagging.url,
-        { reorgDepth: 16 },
-        async (log, failed) => {
-          await eventually(
-            async () =>
-              lagging.stats.logsAboveReplica >= 3 ||
-              ((await log.lastCheckpoint())?.blockNumber ?? -1) >= (await headOf(f.anvil.rpcUrl)),
-            'a range asked again, or the log at the head',
-          );
-          lagging.faults.logsLagBlocks = 0; // the replica catches up
-          await checkpointAtHead(f, log, failed);
-        },
+    await followThrough(lagging, 'indexer_faults_logs', { reorgDepth: 16 }, async (log, failed) => {
+      await eventually(
+        async () =>
+          lagging.stats.logsAboveReplica >= 3 ||
+          ((await log.lastCheckpoint())?.blockNumber ?? -1) >= (await headOf(f.anvil.rpcUrl)),
+        'a range asked again, or the log at the head',
       );
-      expect(logView(envelopes)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));
-    } finally {
-      await lagging.close();
-    }
+      lagging.faults.logsLagBlocks = 0; // the replica catches up
+      await checkpointAtHead(f, log, failed);
+    });
   });
 
   it("takes no empty answer by block hash from a replica that has not seen the block: the block's events are read", async () => {
     const lagging = await startRpcFaultProxy(f.anvil.rpcUrl);
-    try {
-      const envelopes = await followIntoFreshLog(
-        f,
-        'indexer_faults_hash_logs',
-        lagging.url,
-        {},
-        async (log, failed) => {
-          await checkpointAtHead(f, log, failed);
-          // following at the head: a purchase whose block's logs (asked by its hash) come from a replica
-          // two blocks behind, which answers [] for a hash it does not know
-          lagging.faults.logsLagBlocks = 2;
-          const asked = lagging.stats.logsAboveReplica;
-          await buyOrder(sim, 2);
-          await eventually(async () => lagging.stats.logsAboveReplica > asked, 'the block asked of the replica behind');
-          lagging.faults.logsLagBlocks = 0; // the replica catches up
-          await checkpointAtHead(f, log, failed);
-        },
-      );
-      expect(logView(envelopes)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));
-    } finally {
-      await lagging.close();
-    }
+    await followThrough(lagging, 'indexer_faults_hash_logs', {}, async (log, failed) => {
+      await checkpointAtHead(f, log, failed);
+      // following at the head: a purchase whose block's logs (asked by its hash) come from a replica
+      // two blocks behind, which answers [] for a hash it does not know
+      lagging.faults.logsLagBlocks = 2;
+      const asked = lagging.stats.logsAboveReplica;
+      await buyOrder(sim, 2);
+      await eventually(async () => lagging.stats.logsAboveReplica > asked, 'the block asked of the replica behind');
+      lagging.faults.logsLagBlocks = 0; // the replica catches up
+      await checkpointAtHead(f, log, failed);
+    });
   });
 
   it("reads a block holding more logs than the provider's answers may from its receipts, in the backfill and at the head", async () => {
@@ -249,35 +246,24 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
     // be split: asked again and again, it would stop the indexer there for good
     // at first the node answers its receipts empty, as one that pruned them: not taken for the block's
     const capped = await startRpcFaultProxy(f.anvil.rpcUrl, { maxLogsPerAnswer: 3, prunedReceipts: true });
-    try {
+    await buyOrder(sim, 6);
+    const full = await headOf(f.anvil.rpcUrl);
+    const envelopes = await followThrough(capped, 'indexer_faults_full_block', {}, async (log, failed) => {
+      await eventually(async () => (capped.stats.calls.eth_getBlockReceipts ?? 0) >= 3, 'receipts asked again');
+      expect((await log.lastCheckpoint())?.blockNumber ?? -1).toBeLessThan(full);
+      capped.faults.prunedReceipts = false;
+      await checkpointAtHead(f, log, failed);
+      const backfilled = capped.stats.calls.eth_getBlockReceipts ?? 0;
+      expect(backfilled).toBeGreaterThan(0);
+      // following at the head, where a block's logs are asked by its hash
       await buyOrder(sim, 6);
-      const full = await headOf(f.anvil.rpcUrl);
-      const envelopes = await followIntoFreshLog(
-        f,
-        'indexer_faults_full_block',
-        capped.url,
-        {},
-        async (log, failed) => {
-          await eventually(async () => (capped.stats.calls.eth_getBlockReceipts ?? 0) >= 3, 'receipts asked again');
-          expect((await log.lastCheckpoint())?.blockNumber ?? -1).toBeLessThan(full);
-          capped.faults.prunedReceipts = false;
-          await checkpointAtHead(f, log, failed);
-          const backfilled = capped.stats.calls.eth_getBlockReceipts ?? 0;
-          expect(backfilled).toBeGreaterThan(0);
-          // following at the head, where a block's logs are asked by its hash
-          await buyOrder(sim, 6);
-          await checkpointAtHead(f, log, failed);
-          expect(capped.stats.calls.eth_getBlockReceipts).toBeGreaterThan(backfilled);
-        },
-      );
-      const purchases = envelopes.filter((e) => e.type === 'TicketPurchased');
-      const perBlock = new Map<number, number>();
-      for (const p of purchases) perBlock.set(p.blockNumber, (perBlock.get(p.blockNumber) ?? 0) + 1);
-      expect([...perBlock.values()].filter((n) => n >= 6).length).toBeGreaterThanOrEqual(2);
-      expect(logView(envelopes)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));
-    } finally {
-      await capped.close();
-    }
+      await checkpointAtHead(f, log, failed);
+      expect(capped.stats.calls.eth_getBlockReceipts).toBeGreaterThan(backfilled);
+    });
+    const purchases = envelopes.filter((e) => e.type === 'TicketPurchased');
+    const perBlock = new Map<number, number>();
+    for (const p of purchases) perBlock.set(p.blockNumber, (perBlock.get(p.blockNumber) ?? 0) + 1);
+    expect([...perBlock.values()].filter((n) => n >= 6).length).toBeGreaterThanOrEqual(2);
   });
 
   it('undoes what it appended of a chain that reorganised under its backfill, deeper than REORG_DEPTH', async () => {
@@ -300,18 +286,13 @@ describe('indexer against a faulty RPC (proxy in front of anvil)', () => {
       await rpcCall(f.anvil.rpcUrl, 'anvil_mine', ['0xa0']);
       reorganised = true;
     };
-    try {
-      const ranges = { reorgDepth: 8, concurrency: 1, planner: { initialSpan: 8, maxSpan: 8 } };
-      const envelopes = await followIntoFreshLog(f, 'indexer_faults_deep', proxy.url, ranges, async (log, failed) => {
-        await eventually(async () => reorganised, 'the reorg');
-        await checkpointAtHead(f, log, failed);
-      });
-      expect(envelopes.filter((e) => e.type === 'BlocksReverted').length).toBeGreaterThan(0);
-      expect(logView(envelopes)).toEqual(await chainTruth(f.anvil.rpcUrl, f.addresses, f.deployment.deployBlock));
-      expect(fork).toBeLessThan(purchase);
-    } finally {
-      await proxy.close();
-    }
+    const ranges = { reorgDepth: 8, concurrency: 1, planner: { initialSpan: 8, maxSpan: 8 } };
+    const envelopes = await followThrough(proxy, 'indexer_faults_deep', ranges, async (log, failed) => {
+      await eventually(async () => reorganised, 'the reorg');
+      await checkpointAtHead(f, log, failed);
+    });
+    expect(envelopes.filter((e) => e.type === 'BlocksReverted').length).toBeGreaterThan(0);
+    expect(fork).toBeLessThan(purchase);
   });
 
   it('detects a stalled fetch, reports it, restarts and catches up', async () => {
