@@ -115,7 +115,7 @@ export class TicketBuyerChain {
       const [gas, fees, nonce] = await Promise.all([
         this.client.estimateContractGas(call),
         this.client.estimateFeesPerGas(),
-        this.client.getTransactionCount({ address: this.operator.address, blockTag: 'pending' }),
+        this.pendingNonce(),
       ]);
       const raw = await this.operator.signTransaction({
         type: 'eip1559',
@@ -143,7 +143,7 @@ export class TicketBuyerChain {
    */
   async outsidePool<T extends { raw: Hex }>(sent: readonly T[]): Promise<T[]> {
     if (sent.length === 0) return [];
-    const pending = await this.client.getTransactionCount({ address: this.operator.address, blockTag: 'pending' });
+    const pending = await this.pendingNonce();
     return sent
       .map((tx) => ({ tx, nonce: parseTransaction(tx.raw).nonce ?? -1 }))
       .filter(({ nonce }) => nonce >= pending)
@@ -201,6 +201,11 @@ export class TicketBuyerChain {
       maxPriorityFeePerGas: tip,
     });
     return { raw, hash: keccak256(raw) };
+  }
+
+  /** The operator's next nonce as the node counts it, its pool's transactions included. */
+  private pendingNonce(): Promise<number> {
+    return this.client.getTransactionCount({ address: this.operator.address, blockTag: 'pending' });
   }
 
   /** A fee within the operator's ceiling, if one is configured. */
