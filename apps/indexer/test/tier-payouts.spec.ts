@@ -1,11 +1,20 @@
-import { createPublicClient, encodeAbiParameters, encodeFunctionData, http, type Hex } from 'viem';
+import {
+  createPublicClient,
+  encodeAbiParameters,
+  encodeDeployData,
+  encodeFunctionData,
+  getContractAddress,
+  http,
+  type Hex,
+} from 'viem';
 import { AbortedError, ChainFollower, LotteryRpc, TIER_PAYOUTS_TOPIC } from '@lottery/chain';
-import { jackpotAbi, simulateHistory } from '@lottery/contracts';
+import { jackpotAbi, payoutCalculatorAbi, payoutCalculatorBytecode, simulateHistory } from '@lottery/contracts';
 import { createEventLog, type EventLog } from '@lottery/event-log';
 import { createTestDatabase, startRpcFaultProxy } from '@lottery/testing';
 import pino from 'pino';
 import { chainTruth, logView } from './support/chain-truth';
 import {
+  checkpointAtHead,
   eventually,
   followIntoFreshLog,
   headOf,
@@ -228,5 +237,96 @@ describe("tier payouts: read from the drawing's payout calculator, wherever it i
     } finally {
       await proxy.close();
     }
+  });
+
+  it('keeps the tier payouts of a drawing a reorg opened again under another payout calculator', async () => {
+    const url = f.anvil.rpcUrl;
+    const { jackpot } = f.deployment.addresses;
+    const { deployer } = f.deployment;
+    const client = createPublicClient({ transport: http(url) });
+    // explicit gas: a transaction waiting in the pool for the block's earlier ones cannot be estimated alone
+    const send = (tx: { to?: Hex; data: Hex }) =>
+      rpcCall(url, 'eth_sendTransaction', [{ from: deployer, gas: '0x989680', ...tx }]);
+    const jackpotCall = (data: Hex) => send({ to: jackpot, data });
+    const runJackpot = encodeFunctionData({ abi: jackpotAbi, functionName: 'runJackpot' });
+    const settle = (randomness: bigint) =>
+      encodeFunctionData({ abi: jackpotAbi, functionName: 'settleDrawing', args: [randomness] });
+    const drawingTime = async () => {
+      const id = await client.readContract({ address: jackpot, abi: jackpotAbi, functionName: 'currentDrawingId' });
+      const state = await client.readContract({
+        address: jackpot,
+        abi: jackpotAbi,
+        functionName: 'getDrawingState',
+        args: [id],
+      });
+      return state.drawingTime;
+    };
+    await simulateHistory(url, f.deployment, { seed: 53, rounds: 1, ticketsPerRound: 2 });
+    const calculatorA = f.deployment.addresses.payoutCalculator.toLowerCase();
+    let calculatorB: Hex = '0x';
+    let reopened = 0n;
+
+    const envelopes = await followIntoFreshLog(
+      f,
+      'indexer_tier_payouts_reorg',
+      url,
+      { reorgDepth: 8 },
+      async (log, failed) => {
+        await checkpointAtHead(f, log, failed);
+        const snapshot = await rpcCall(url, 'evm_snapshot');
+        const time = await drawingTime();
+        // The old chain: the drawing drawn, the next one opened under the deployment's calculator, which the
+        // follower learns for it.
+        await rpcCall(url, 'evm_setNextBlockTimestamp', [Number(time) + 1]);
+        await jackpotCall(runJackpot);
+        await jackpotCall(settle(5n));
+        await checkpointAtHead(f, log, failed);
+
+        // The new chain, one block longer: in its first block the owner swaps the calculator, the drawing is
+        // drawn (the next opened under the new calculator), and that next one is drawn too (its payouts the
+        // new calculator's). The follower reads the block in one go, after undoing the old one.
+        await rpcCall(url, 'evm_revert', [snapshot]);
+        await rpcCall(url, 'evm_setAutomine', [false]);
+        try {
+          const nonce = Number(await rpcCall(url, 'eth_getTransactionCount', [deployer, 'pending']));
+          calculatorB = getContractAddress({ from: deployer, nonce: BigInt(nonce) }).toLowerCase() as Hex;
+          await send({
+            data: encodeDeployData({
+              abi: payoutCalculatorAbi,
+              bytecode: payoutCalculatorBytecode,
+              args: [jackpot, f.deployment.config.tierMultiples as never],
+            }),
+          });
+          await jackpotCall(
+            encodeFunctionData({ abi: jackpotAbi, functionName: 'setPayoutCalculator', args: [calculatorB] }),
+          );
+          await rpcCall(url, 'evm_setNextBlockTimestamp', [
+            Number(time + f.deployment.config.drawingDurationSeconds) + 1,
+          ]);
+          await jackpotCall(runJackpot);
+          await jackpotCall(settle(7n));
+          await jackpotCall(runJackpot);
+          await jackpotCall(settle(11n));
+          await rpcCall(url, 'evm_mine');
+          await rpcCall(url, 'evm_mine');
+          await rpcCall(url, 'evm_mine');
+        } finally {
+          await rpcCall(url, 'evm_setAutomine', [true]);
+        }
+        reopened =
+          (await client.readContract({ address: jackpot, abi: jackpotAbi, functionName: 'currentDrawingId' })) - 1n;
+        await checkpointAtHead(f, log, failed);
+      },
+    );
+
+    expect(envelopes.some((e) => e.type === 'BlocksReverted')).toBe(true);
+    const payoutsOf = (drawingId: bigint) =>
+      envelopes.flatMap((e) =>
+        e.type === 'PrizeTierPayoutsCalculated' && e.payload.drawingId === String(drawingId) ? [e.address] : [],
+      );
+    // the old chain's payouts of the drawing before, the new chain's of it and of the one it reopened
+    expect(payoutsOf(reopened)).toEqual([calculatorB]);
+    expect(payoutsOf(reopened - 1n)).toEqual([calculatorA, calculatorA]);
+    expect(logView(envelopes)).toEqual(await chainTruth(url, [...f.addresses, calculatorB], f.deployment.deployBlock));
   });
 });

@@ -215,6 +215,19 @@ contract Jackpot is IJackpot, Owned, JackpotEvents, JackpotReferrals {
         emergencyMode = true;
     }
 
+    // ------------------------------------------------------------------ owner's settings
+
+    /// @dev The real Jackpot emits this too: not one of the events the indexer reads, which must pass it over.
+    event PayoutCalculatorUpdated(uint256 indexed drawingId, address oldCalculator, address newCalculator);
+
+    /// @notice Drawings opened from now on pay by `calculator`; each drawing keeps the one it was opened with
+    ///         (its settlement and its claims ask that one).
+    function setPayoutCalculator(IPayoutCalculator calculator) external onlyOwner {
+        if (address(calculator) == address(0)) revert InvalidParameters();
+        emit PayoutCalculatorUpdated(currentDrawingId, address(payoutCalculator), address(calculator));
+        payoutCalculator = calculator;
+    }
+
     /// @notice In emergency mode, holders get the current drawing's tickets refunded (net of referral fees paid).
     function emergencyRefundTickets(uint256[] calldata ticketIds) external {
         if (!emergencyMode) revert EmergencyModeInactive();
