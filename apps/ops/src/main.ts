@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Command, CommanderError } from 'commander';
 import { registerApiKeys } from './commands/api-keys';
 import { readStateIfReadable } from './data-dir';
-import { explainedFailure } from './connection';
+import { explainedFailure } from './explained-failure';
 import { reportFailure } from './output';
 import { registerReindex } from './commands/reindex';
 import { registerReplay } from './commands/replay';

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ApiKeysService, createAccountsDataSource, migrateAccounts, type ApiKeyRecord } from '@lottery/persistence';
-import { ACCOUNTS_ENVIRONMENT_HELP, databaseUrl, keyPrefix } from '../connection';
+import { ACCOUNTS_ENVIRONMENT_HELP, keyPrefix } from '../accounts-environment';
+import { databaseUrl } from '../connection';
 import { print } from '../output';
 import { displayText, limitOrDefault, positiveCount } from './options';
 

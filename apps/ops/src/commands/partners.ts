@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { Hex } from '@lottery/domain';
 import { type GrantRecord, type PartnerRecord, PartnersService, withAccountsDatabase } from '@lottery/persistence';
-import { ACCOUNTS_ENVIRONMENT_HELP, databaseUrl, keyPrefix } from '../connection';
+import { ACCOUNTS_ENVIRONMENT_HELP, keyPrefix } from '../accounts-environment';
+import { databaseUrl } from '../connection';
 import { print } from '../output';
 import { count, displayText, positiveCount, positiveInt, walletAddress } from './options';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_REORG_DEPTH, LotteryRpc, rpcErrorSummary } from '@lottery/chain';
 import { createEventLog, eventLogIdentity, type EventLogConfig } from '@lottery/event-log';
-import { explainedFailure } from '../connection';
+import { explainedFailure } from '../explained-failure';
 import { readState, type InstanceState } from '../data-dir';
 import { print } from '../output';
 import { refusingAMissingLog } from '../event-log-errors';

@@ -6,7 +6,7 @@ import { eventLogConfigFromEnv, eventLogIdentity, type EventLogConfig } from '@l
 import { ApiKeysService, PartnersService, withAccountsDatabase } from '@lottery/persistence';
 import { FOLD_RULES_VERSION, isNewerFoldRules } from '@lottery/projection';
 import { createCliLogger, freePort, ProgressReporter, type Logger } from '@lottery/telemetry';
-import { keyPrefix } from '../connection';
+import { keyPrefix } from '../accounts-environment';
 import { displayedUrl } from '@lottery/telemetry';
 import { dataDir, readState, statePath, writeState } from '../data-dir';
 import { liveProcesses, startIsRunning, stopLeftServers } from '../instance-processes';
