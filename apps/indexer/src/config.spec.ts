@@ -1,3 +1,4 @@
+import { MAX_REORG_DEPTH } from '@lottery/chain';
 import { ConfigError } from '@lottery/telemetry';
 import { BASE_PRESET, loadIndexerConfig } from './config';
 
@@ -18,6 +19,13 @@ describe('indexer configuration', () => {
     for (const url of ['ws://127.0.0.1:8545', 'localhost:8545', 'ftp://node']) {
       expect(() => loadIndexerConfig({ ...base, RPC_URL: url })).toThrow(/RPC_URL: must be the http\(s\) JSON-RPC URL/);
     }
+  });
+
+  it('refuses a REORG_DEPTH whose checkpoint would outgrow a Kafka record (every append would fail)', () => {
+    expect(loadIndexerConfig({ ...base, REORG_DEPTH: String(MAX_REORG_DEPTH) }).REORG_DEPTH).toBe(MAX_REORG_DEPTH);
+    expect(() => loadIndexerConfig({ ...base, REORG_DEPTH: String(MAX_REORG_DEPTH + 1) })).toThrow(
+      /REORG_DEPTH: at most 4096: every append's checkpoint carries the window's block hashes/,
+    );
   });
 
   it('fills in the Base preset, and refuses a NETWORK it does not know instead of ignoring it', () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { MAX_REORG_DEPTH } from '@lottery/chain';
 import { blocksReverted, type EventEnvelope } from '@lottery/domain';
 import {
   EventLogWriteConflictError,
@@ -122,6 +123,14 @@ export function describeEventLogContract(adapter: string, newFixture: () => Prom
         expect(await log.lastCheckpoint({ resume: true })).toEqual(checkpointAt(block));
         expect(await log.read(await log.head(), 100)).toHaveLength(block);
       }
+    });
+
+    it('keeps the checkpoint of the deepest reorg window the indexer takes', async () => {
+      const log = await open();
+      await log.lastCheckpoint({ resume: true });
+      const deepest = checkpointAt(40_000_000, MAX_REORG_DEPTH + 1);
+      await log.append(ticketEvents(1, 40_000_000), deepest);
+      expect(await log.lastCheckpoint({ resume: true })).toEqual(deepest);
     });
 
     it('appends batches in order with their checkpoints and reads from any position', async () => {

@@ -41,11 +41,15 @@ export function ticketEvents(count: number, firstBlock = 1): ChainEventEnvelope<
   });
 }
 
-export function checkpointAt(blockNumber: number): IndexerCheckpoint {
+/** The checkpoint of a follower at `blockNumber` tracking `tracked` blocks (its reorg window and the ancestor). */
+export function checkpointAt(blockNumber: number, tracked = 3): IndexerCheckpoint {
   return {
     blockNumber,
     blockHash: hex(blockNumber, 32),
-    recentBlocks: [0, 1, 2].map((back) => ({ number: blockNumber - back, hash: hex(blockNumber - back, 32) })),
+    recentBlocks: Array.from({ length: tracked }, (_, back) => ({
+      number: blockNumber - back,
+      hash: hex(blockNumber - back, 32),
+    })),
   };
 }
 
