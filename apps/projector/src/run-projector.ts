@@ -45,8 +45,9 @@ export interface ProjectorLoop {
  * unreachable database (the read models, or a Postgres event log): a restart or failover of Postgres is
  * routine, so the loop waits and resumes from the stored position, where the failed batch (rolled back)
  * and any acknowledged commit the server lost are applied again. Read models
- * folded under other fold rules (an upgrade that changed them) are not touched: it waits, saying why,
- * until `ops replay` has switched in read models of its own rules, then folds on from there.
+ * folded under other fold rules (an upgrade that changed them, found at start or switched in by another
+ * version's `ops replay` while it runs) are not touched: it waits, saying why, until `ops replay` has
+ * switched in read models of its own rules, then folds on from there.
  */
 export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Promise<void> {
   const { projection, eventLog, metrics, logger } = loop;
@@ -64,12 +65,14 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
             ? 'the read models lost commits'
             : error instanceof BatchStalledError
               ? 'the server ended a stalled batch'
-              : !(error instanceof PoisonEventError) && isDependencyUnavailable(error)
-                ? 'database unreachable'
-                : undefined;
+              : error instanceof FoldRulesChangedError
+                ? 'read models of other fold rules were switched in' // waited out at the stored position
+                : !(error instanceof PoisonEventError) && isDependencyUnavailable(error)
+                  ? 'database unreachable'
+                  : undefined;
         if (signal.aborted || !why) throw error;
         const waitMs = Math.min(maxWaitMs, firstWaitMs * 2 ** outagesInARow++);
-        if (!(error instanceof BatchStalledError)) metrics.outages.inc();
+        if (!(error instanceof BatchStalledError || error instanceof FoldRulesChangedError)) metrics.outages.inc();
         logger.warn({ err: error, retryInMs: waitMs }, `${why}: resuming from the stored position`);
         await sleep(waitMs, undefined, { signal }).catch(() => undefined);
         if (signal.aborted) return undefined;

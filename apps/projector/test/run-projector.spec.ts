@@ -225,6 +225,39 @@ describe('the projector loop', () => {
     await expect(running).resolves.toBeUndefined();
   });
 
+  it("waits as well when read models of other fold rules are switched in while it runs (another version's replay)", async () => {
+    const projection = new Projection(dataSource, { chainId: CHAIN_ID });
+    await log.append(history.slice(0, 4), checkpointOf(history.slice(0, 4)));
+    const reasons: (string | null)[] = [];
+    const registry = new Registry();
+    const abort = new AbortController();
+    let failure: unknown;
+    const running = start(projection, registry, abort, { onBlocked: (reason) => reasons.push(reason) }).catch(
+      (e: unknown) => {
+        failure = e;
+      },
+    );
+    await eventually(async () => (await projection.cursor()).position === 4, 'the first events', 10_000);
+
+    const setRules = (version: number) =>
+      dataSource.query(`UPDATE lottery.projector_state SET fold_rules = $1`, [version]);
+    await setRules(FOLD_RULES_VERSION + 1);
+    await log.append(history.slice(4), checkpointOf(history));
+    await eventually(async () => reasons.length >= 3 || failure !== undefined, 'the projector waiting', 10_000);
+    expect(failure).toBeUndefined();
+    expect(reasons[0]).toMatch(/fold rules version \d+ .*: they are a newer version's: run that version's projector/);
+    expect((await dataSource.query(`SELECT position FROM lottery.projector_state`))[0].position).toBe('4');
+    // a wait for a replay, not an outage
+    expect((await registry.getSingleMetricAsString('lottery_projector_database_outages_total')).trim()).toMatch(/ 0$/);
+
+    await setRules(FOLD_RULES_VERSION);
+    await eventually(async () => (await projection.cursor()).position === history.length, 'the last event', 10_000);
+    expect(reasons.at(-1)).toBeNull();
+    abort.abort();
+    await running;
+    expect(failure).toBeUndefined();
+  });
+
   it.each([
     ['shorter: its end is before their position', 3, () => "past this event log's end (next position 4)"],
     [

@@ -33,10 +33,15 @@ export class FoldRulesChangedError extends Error {
     readonly schema: string,
     readonly foldedUnder: number,
   ) {
+    // a replay by this version would undo a newer one's
+    const remedy = isNewerFoldRules(foldedUnder)
+      ? "they are a newer version's: run that version's projector, or go back to this version's rules with " +
+        '`npm run ops -- replay`'
+      : 'rebuild them with `npm run ops -- replay` (they keep serving meanwhile)';
     super(
       `the read models in schema ${schema} were folded under fold rules version ${foldedUnder} and this ` +
-        `projector folds version ${FOLD_RULES_VERSION}: rebuild them with \`npm run ops -- replay\` ` +
-        `(they keep serving meanwhile); a waiting projector then folds on by itself, with no restart`,
+        `projector folds version ${FOLD_RULES_VERSION}: ${remedy}; a waiting projector then folds on by itself, ` +
+        'with no restart',
     );
     this.name = 'FoldRulesChangedError';
   }
