@@ -6,7 +6,7 @@ import { z } from 'zod';
 const address = z.string().regex(/^0x[a-fA-F0-9]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
 const optionalAddress = address.optional().or(z.literal('').transform(() => undefined));
 
-/** The real deployment on Base (shared/design/lottery-contracts.md); the deploy block is the operator's to set. */
+/** The real deployment on Base (Megapot V2's Jackpot); the deploy block is the operator's to set. */
 export const BASE_PRESET = {
   CHAIN_ID: '8453',
   JACKPOT_ADDRESS: '0x3bAe643002069dBCbcd62B1A4eb4C4A397d042a2',

@@ -2,8 +2,8 @@
 pragma solidity ^0.8.28;
 
 /// @notice The Jackpot's events (all but the referral ones, in JackpotReferrals): the boundary the indexer reads.
-/// @dev Names, types, parameter names and indexed flags are those of the real Megapot V2 Jackpot on Base and of
-///      shared/design/lottery-contracts.md; a test compares each topic0 with the spec's signature.
+/// @dev Names, types, parameter names and indexed flags are those of the real Megapot V2 Jackpot on Base
+///      (src/event-signatures.spec.ts compares each topic0 with the deployed signature).
 abstract contract JackpotEvents {
     event NewDrawingInitialized(
         uint256 indexed drawingId,

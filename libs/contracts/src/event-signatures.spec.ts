@@ -1,12 +1,12 @@
 /**
- * The compiled events must be the ones shared/design/lottery-contracts.md documents, to the letter (names,
+ * The compiled events must be the real contracts' (Megapot V2's, as deployed on Base), to the letter (names,
  * types, parameter names, indexed flags): the indexer decodes the real Base deployment with the same ABI.
  */
 import { LOTTERY_EVENT_TYPES } from '@lottery/domain';
 import { type Abi, type AbiEvent, parseAbiItem, toEventSelector } from 'viem';
 import { LOTTERY_ABIS, LOTTERY_EVENT_SOURCES } from './lottery-abis';
 
-/** Copied from lottery-contracts.md: the contract boundary of the real deployment. */
+/** The contract boundary of the real deployment, written out independently of lottery-events.abi.ts. */
 const SPEC_EVENTS = [
   'event NewDrawingInitialized(uint256 indexed drawingId, uint256 lpPoolTotal, uint256 prizePool, uint256 ticketPrice, uint256 normalBallMax, uint8 bonusballMax, uint256 referralWinShare, uint256 drawingTime)',
   'event TicketOrderProcessed(address indexed buyer, address indexed recipient, uint256 indexed currentDrawingId, uint256 numberOfTickets, uint256 lpEarnings, uint256 referralFees)',

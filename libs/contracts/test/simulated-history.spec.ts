@@ -1,6 +1,6 @@
 /**
  * Deploys the lottery to a real anvil, simulates three rounds, then reads every event back with eth_getLogs
- * and checks the history against the rules the indexer and the API rely on (lottery-contracts.md).
+ * and checks the history against the rules the indexer and the API rely on (docs/read-models.md).
  */
 import { FRACTION_SCALE, matchTicket, netWinnings, numbersKey, TIER_COUNT } from '@lottery/domain';
 import { type AnvilInstance, startAnvil } from '../src/local-chain/anvil-process';

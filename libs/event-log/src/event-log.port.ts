@@ -36,7 +36,7 @@ export interface CheckpointReadOptions {
 }
 
 /**
- * The ordered, append-only copy of the chain's lottery events (architecture.md, "The event log").
+ * The ordered, append-only copy of the chain's lottery events (README.md, "Architecture").
  * Written by the indexer only, together with its checkpoint; read by projectors, each of which keeps
  * its own position, so the log tracks no consumer state.
  */

@@ -11,7 +11,7 @@ import { must } from './must';
 
 /**
  * The read models recomputed the slow, obvious way: plain loops over the canonical event list, straight
- * from the derivation table of lottery-contracts.md. Deliberately shares no code with libs/projection,
+ * from the derivations of docs/read-models.md ("Decisions on the fields"). Deliberately shares no code with libs/projection,
  * nor the domain's lottery arithmetic (ticket matching, referral shares and splits) that the projection
  * uses: a mistake there would otherwise be made by both sides and go unseen.
  */

@@ -8,10 +8,11 @@ import type { WindowLimits } from '../rate-limit/tier-limits';
 const MAX_HELD = 100_000;
 
 /**
- * Refused key lookups (no such key, revoked, of another environment) per client address in the current
- * UTC minute. A key is looked up in the accounts database before any budget can be charged (its budget is
- * known only once it is found), so without this a client sending made-up keys has each one looked up
- * however long its address's limit has answered 429 (the partner group has no limit at all). Once an
+ * Refused key lookups (no such key, or revoked; a key refused on its face, another environment's say, is
+ * never looked up) per client address in the current UTC minute. A key is looked up in the accounts
+ * database before any budget can be charged (its budget is known only once it is found), so without this
+ * a client sending made-up keys has each one looked up however long its address's limit has answered 429
+ * (the partner group has no limit at all). Once an
  * address's refused lookups this minute reach the anonymous per-minute limit, which its requests were
  * charged to as well, its keys are not looked up until the minute ends: 429. A key answered from memory
  * (the Data API's cache of found keys) is never held back.

@@ -1,7 +1,7 @@
 import { parseAbi } from 'viem';
 
 /**
- * The exact event signatures of the lottery contracts (shared/design/lottery-contracts.md). Decoding
+ * The exact event signatures of the lottery contracts (Megapot V2's, as deployed on Base). Decoding
  * relies on names, types and `indexed` flags matching the deployed contracts, so these strings are the
  * single source: the local Solidity is tested against them, and they decode the real Base deployment.
  */

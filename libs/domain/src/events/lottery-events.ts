@@ -3,7 +3,7 @@
  *
  * Payloads are what the event log stores, so they are JSON-safe: uint256 values are decimal strings,
  * uint8 values are numbers, addresses are lowercase 0x-hex, bytes32 values are 0x-hex. The names and
- * fields mirror the Solidity events in shared/design/lottery-contracts.md one to one.
+ * fields mirror the Solidity events in the real contracts (libs/chain/src/abi/lottery-events.abi.ts) one to one.
  */
 export type Hex = `0x${string}`;
 /** A uint256 as a decimal string (JSON has no bigint). */

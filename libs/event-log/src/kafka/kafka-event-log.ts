@@ -131,7 +131,8 @@ export class KafkaEventLog implements EventLog {
         createPartitioner: () => () => 0,
       }),
     );
-    // The partition key of architecture.md; with one partition it only labels the records. A Buffer, as
+    // The chain id as the partition key, should the topic ever hold several chains; with one partition it only
+    // labels the records. A Buffer, as
     // kafkajs would otherwise convert the string once per record.
     this.key = Buffer.from(String(config.chainId));
   }

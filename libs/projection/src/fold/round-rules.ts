@@ -44,7 +44,7 @@ export function openedRound(init: Init, meta: EventMeta): RoundModel {
 /**
  * The stored aggregates that follow from the others:
  * - prize_pool: a duplicate ticket (same numbers as an earlier ticket of the drawing) adds its price
- *   minus the protocol edge to the pool (lottery-contracts.md);
+ *   minus the protocol edge to the pool (docs/read-models.md);
  * - winners: tickets in tiers that pay; the top prize shows only when someone hit the jackpot tier.
  */
 export function withDerived(round: RoundModel): RoundModel {

@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { schemaOf } from '../schema-name';
 
 /**
- * The read models of shared/design/architecture.md. Every object is created inside the data source's
+ * The read models of docs/read-models.md. Every object is created inside the data source's
  * schema (never `public`), so a replay can run these same migrations into `<schema>_next`.
  *
  * Amounts are numeric(78,0) (a uint256 always fits), addresses and hashes lowercase text. There are no
