@@ -248,6 +248,22 @@ describe('partner free tickets under faults', () => {
     await harness.expectConsistent(record.id, 3);
   });
 
+  it('buys at once for the retry of a POST that died after reserving, before queueing (no wait for the recovery sweep)', async () => {
+    const { key, id } = await newPartner(2);
+    const [wallet] = testWallets(1, 91);
+    const api = await harness.api(
+      harness.runtime({ redis: namespace(), config: { jobTimeoutMs: 5_000 }, tuning: { recoveryIntervalMs: 600_000 } }),
+    );
+    // the start's sweep has run (nothing to queue yet); then a POST commits its reservation and dies
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const reservation = await harness.partners.reserve(id, wallet, key);
+    expect(reservation.reserved).toBe(true);
+
+    const retried = await post(api, key, wallet);
+    expect([retried.statusCode, retried.json()]).toEqual([200, expect.objectContaining({ success: true })]);
+    await harness.expectConsistent(id, 2);
+  });
+
   it('keeps a sent grant whose broadcast is refused while its nonce is unused, and settles it once a node takes it', async () => {
     const proxy = await startRpcFaultProxy(harness.chain.config.rpcUrl, { refuseMethods: ['eth_sendRawTransaction'] });
     try {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Hex } from '@lottery/domain';
 import { isDependencyUnavailable } from '@lottery/telemetry';
-import type { PartnerRecord } from '@lottery/persistence';
+import type { GrantRecord, PartnerRecord } from '@lottery/persistence';
 import { ApiError } from '../http/api-error';
 import { PlainApiError } from '../http/plain-api-error';
 import type { EligibleDto, IneligibleDto, PurchaseSucceededDto } from './dto/partner-responses.dto';
@@ -20,14 +20,25 @@ const PURCHASED_EARLIER_MESSAGE = 'Free ticket purchased by an earlier request f
  */
 const ENQUEUE_TIMEOUT_MS = 5_000;
 
-function timedOut(ms: number): Promise<never> {
-  return new Promise((_resolve, reject) => {
+/** Queues `grantId`'s purchase, or fails once ENQUEUE_TIMEOUT_MS have passed. */
+function enqueueInTime(queue: PartnerGiveaways['queue'], grantId: string): Promise<void> {
+  const timedOut = new Promise<never>((_resolve, reject) => {
     setTimeout(
-      () => reject(Object.assign(new Error(`the purchase queue did not answer in ${ms} ms`), { code: 'ETIMEDOUT' })),
-      ms,
+      () =>
+        reject(
+          Object.assign(new Error(`the purchase queue did not answer in ${ENQUEUE_TIMEOUT_MS} ms`), {
+            code: 'ETIMEDOUT',
+          }),
+        ),
+      ENQUEUE_TIMEOUT_MS,
     ).unref();
   });
+  return Promise.race([queue.enqueue(grantId), timedOut]);
 }
+
+/** A grant whose purchase may still happen: reserved, or its transaction sent. */
+const isUnderWay = (grant: GrantRecord): boolean => grant.status === 'pending' || grant.status === 'sent';
+
 /** The accounts database out of reach (the ledger's adapter answers 503 while it is): not a bug. */
 const isOutage = (error: unknown): boolean =>
   isDependencyUnavailable(error) || (error instanceof ApiError && error.code === 'upstream_unavailable');
@@ -72,9 +83,10 @@ export class PartnerGiveawaysService {
     const { ledger, queue, jobTimeoutMs } = this.enabled();
     const reservation = await ledger.reserve(partner.id, wallet, partner.key);
     if (!reservation.reserved && 'reason' in reservation) return ineligible(reservation.reason);
-    // A purchase of this wallet already under way, or one a 504 left unanswered, answers; none is queued.
+    // A purchase of this wallet already under way, or one a 504 left unanswered, answers; none is added.
     const grantId = reservation.reserved ? reservation.grant.id : reservation.earlier.id;
     if (reservation.reserved) await this.queueOrRelease(grantId);
+    else if (isUnderWay(reservation.earlier)) await this.queueAgain(grantId);
     // Past the timeout the job carries on: it still succeeds or releases the reservation by itself.
     const grant = await waitForGrantOutcome(ledger, queue, grantId, jobTimeoutMs);
     if (grant?.status === 'succeeded' && grant.txHash) {
@@ -98,7 +110,7 @@ export class PartnerGiveawaysService {
     const { ledger, queue } = this.enabled();
     try {
       // a job queued after the timeout finds its grant released, and does nothing
-      await Promise.race([queue.enqueue(grantId), timedOut(ENQUEUE_TIMEOUT_MS)]);
+      await enqueueInTime(queue, grantId);
     } catch (error) {
       // Releasing only a still-pending grant is safe even if the job did reach the queue. If it is no longer
       // pending, a recovery sweep got it under way: its outcome is the answer. If the release itself fails,
@@ -106,6 +118,16 @@ export class PartnerGiveawaysService {
       const message = 'Transaction failed: the purchase could not be queued';
       if (await ledger.release(grantId, message, { onlyIfPending: true }).catch(() => false)) throw error;
     }
+  }
+
+  /**
+   * An earlier grant still under way may have no job: its POST died between the reservation and the queue,
+   * or its attempts ran out. Queued again (a no-op for one queued or running), the retry waits for a
+   * purchase, not for the next recovery sweep; if the queue cannot be reached, that sweep queues it.
+   */
+  private async queueAgain(grantId: string): Promise<void> {
+    const { queue } = this.enabled();
+    await enqueueInTime(queue, grantId).catch(() => undefined);
   }
 
   private enabled(): PartnerGiveaways {
