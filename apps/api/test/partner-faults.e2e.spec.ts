@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { partnerSource } from '@lottery/chain';
 import type { Hex } from '@lottery/domain';
 import type { GrantRecord } from '@lottery/persistence';
@@ -6,7 +7,7 @@ import { startRpcFaultProxy, TcpProxy } from '@lottery/testing';
 import Redis from 'ioredis';
 import type { GiveawaysRuntime } from '../src/partner-giveaways/purchase/start-partner-giveaways';
 import { REPLACED_AFTER_BLOCKS, TicketBuyerChain } from '../src/partner-giveaways/purchase/ticket-buyer-chain';
-import { get, PartnerHarness, post } from './support/partner-harness';
+import { get, PARTNER_PREFIX, PartnerHarness, post } from './support/partner-harness';
 import type { TestApp } from './support/test-app';
 
 jest.setTimeout(60_000);
@@ -262,6 +263,35 @@ describe('partner free tickets under faults', () => {
     const retried = await post(api, key, wallet);
     expect([retried.statusCode, retried.json()]).toEqual([200, expect.objectContaining({ success: true })]);
     await harness.expectConsistent(id, 2);
+  });
+
+  it('says "Free ticket purchased" to the POST still listening, not to one whose client hung up while both waited', async () => {
+    const { key, id } = await newPartner(1);
+    const [wallet] = testWallets(1, 92);
+    const queue = namespace();
+    // no signer yet: both POSTs wait for the purchase
+    const api = await harness.api(
+      harness.runtime({ redis: queue, config: { jobTimeoutMs: 30_000 }, tuning: { runWorker: false } }),
+    );
+    const port = await api.listen();
+    const hungUp = request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: `${PARTNER_PREFIX}/${wallet}`,
+      headers: { apikey: key },
+    });
+    hungUp.on('error', () => undefined);
+    hungUp.end();
+    await eventually(async () => (await grantOf(id, wallet)) !== undefined, 'the first POST reserving');
+    hungUp.destroy();
+    // the client's retry waits beside the first POST, which has not noticed yet
+    const retried = post(api, key, wallet);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    harness.runtime({ redis: queue });
+
+    expect((await retried).json()).toMatchObject({ success: true, message: 'Free ticket purchased' });
+    await harness.expectConsistent(id, 1);
   });
 
   it('keeps a sent grant whose broadcast is refused while its nonce is unused, and settles it once a node takes it', async () => {

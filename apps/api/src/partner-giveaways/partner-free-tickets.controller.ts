@@ -1,6 +1,7 @@
-import { Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import type { Hex } from '@lottery/domain';
+import type { FastifyRequest } from 'fastify';
 import type { PartnerRecord } from '@lottery/persistence';
 import { PATTERNS } from '../data-api/dto/api-properties';
 import { PlainApiOperation } from '../http/plain-api-operation.decorator';
@@ -54,7 +55,11 @@ export class PartnerFreeTicketsController {
       504: '"Timed out waiting for the transaction; the ticket may still be issued"',
     },
   })
-  purchase(@CurrentPartner() partner: AuthenticatedPartner, @Param('walletAddress', RecipientAddressPipe) wallet: Hex) {
-    return this.giveaways.purchase(partner, wallet);
+  purchase(
+    @CurrentPartner() partner: AuthenticatedPartner,
+    @Param('walletAddress', RecipientAddressPipe) wallet: Hex,
+    @Req() request: FastifyRequest,
+  ) {
+    return this.giveaways.purchase(partner, wallet, () => request.raw.socket?.destroyed === true);
   }
 }

@@ -79,7 +79,12 @@ export class PartnerGiveawaysService {
     return answer.eligible ? { eligible: true } : ineligible(answer.reason);
   }
 
-  async purchase(partner: AuthenticatedPartner, wallet: Hex): Promise<PurchaseSucceededDto | IneligibleDto> {
+  /** `clientGone`: whether the POST's client has disconnected (its answer would reach nobody). */
+  async purchase(
+    partner: AuthenticatedPartner,
+    wallet: Hex,
+    clientGone: () => boolean = () => false,
+  ): Promise<PurchaseSucceededDto | IneligibleDto> {
     const { ledger, queue, jobTimeoutMs } = this.enabled();
     const reservation = await ledger.reserve(partner.id, wallet, partner.key);
     if (!reservation.reserved && 'reason' in reservation) return ineligible(reservation.reason);
@@ -90,6 +95,9 @@ export class PartnerGiveawaysService {
     // Past the timeout the job carries on: it still succeeds or releases the reservation by itself.
     const grant = await waitForGrantOutcome(ledger, queue, grantId, jobTimeoutMs);
     if (grant?.status === 'succeeded' && grant.txHash) {
+      // an answer nobody reads does not give the receipt: the POST the client sends instead (or is still
+      // waiting on, beside this one) gets it as owed
+      if (clientGone()) return { success: true, receipt: grant.txHash, message: PURCHASED_MESSAGE };
       // only the first answer to give this receipt says "purchased", whichever POST it is: counting that
       // message counts each ticket once (unrecorded, the database out of reach, it is recorded once the
       // database answers: until then a retry would get it again, as owed)
