@@ -10,6 +10,10 @@ module.exports = {
   // Integration tests run on real services (Postgres, Kafka, anvil) on a 2-core machine: 5 s is too tight
   // for a database round trip when other suites load it. Slow suites set their own, longer timeouts.
   testTimeout: 30_000,
+  // Two test files at once: most of a file's time is spent waiting on those services (a block mined, a
+  // broker's answer, a process starting), so a second one nearly halves a project's run on two cores.
+  // Every test makes its own databases, topics, queue namespaces and data folders (uniqueName).
+  maxWorkers: 2,
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',
