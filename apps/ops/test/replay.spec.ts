@@ -194,7 +194,8 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
       // the guard ends as a server restart or an administrator would end it, while the fold goes on
       onProgress: () =>
         (terminating ??= f.readModels.query(
-          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'ops-replay'`,
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE application_name = 'ops-replay' AND datname = current_database()`,
         )),
     });
     await expect(replay).rejects.toThrow(/the replay lost its guard session .*; nothing was switched/);
@@ -216,7 +217,8 @@ describe('ops replay (anvil history → Postgres event log → read models)', ()
       onProgress: (p) =>
         p.phase === 'switching' &&
         (terminating ??= f.readModels.query(
-          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'ops-replay'`,
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE application_name = 'ops-replay' AND datname = current_database()`,
         )),
     });
     // left alone, the switch goes on once the reader is gone
