@@ -1,15 +1,28 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { getAddress } from 'viem';
 import { eventually } from '@lottery/pipeline-testing';
 import { FOLD_RULES_VERSION, WITHDRAWN_FOLD_RULES } from '@lottery/projection';
-import { freePort } from '@lottery/telemetry';
+import { appNodeArgs, freePort } from '@lottery/telemetry';
 import { createTestDatabase, kafkaBrokers, type TestDatabase } from '@lottery/testing';
-import { freshCheckout } from './checkout-copy';
+import { freshCheckout, REPO_ROOT } from './checkout-copy';
 import { NpmProcess, runNpm } from './npm-start-process';
+import { isAlive } from '../../src/instance-processes';
 
+// Every test of `ops start` is in this file: a first start takes anvil's default port (8545) when it is free,
+// and two at once (test files run two at a time) could both find it so.
 jest.setTimeout(600_000);
 
 const WALLET = '0x00000000000000000000000000000000000000b1';
@@ -550,5 +563,43 @@ describe('npm start on a fresh checkout', () => {
         chainCheckout.remove();
       }
     });
+  });
+});
+
+describe('ops start whose output is no longer read', () => {
+  it('stops cleanly, its chain with it, when the reader of its JSON lines goes away (`| head -1`)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lottery-closed-output-'));
+    try {
+      // a chain that keeps telling: a purchase every second
+      const args = ['start', '--chain-only', '--json', '--rounds', '0', '--purchase-every', '1', '--seed', 'pipe'];
+      const child = spawn(process.execPath, [...appNodeArgs('apps/ops/src/main.ts'), ...args], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, DATA_DIR: dataDir, RPC_URL: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+      // the first line, as `head -1` reads it, then the pipe is closed
+      const first = await new Promise<string>((resolve) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString('utf8');
+          if (out.includes('"event":"ready"')) resolve(out);
+        });
+      });
+      const anvilPid = (JSON.parse(readFileSync(join(dataDir, 'instance.json'), 'utf8')) as { anvilPid?: number })
+        .anvilPid;
+      expect(first).toMatch(/"event":"ready"/);
+      expect(anvilPid).toEqual(expect.any(Number));
+      child.stdout.destroy();
+      const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running'), 60_000))]);
+      if (code === 'still running') child.kill('SIGKILL');
+      expect([code, stderr]).toEqual([0, expect.not.stringMatching(/EPIPE|Unhandled/)]);
+      expect(isAlive(anvilPid as number)).toBe(false);
+      expect(JSON.parse(readFileSync(join(dataDir, 'instance.json'), 'utf8'))).toMatchObject({ pids: {} });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
