@@ -16,7 +16,7 @@ import { getAddress } from 'viem';
 import { eventually } from '@lottery/pipeline-testing';
 import { FOLD_RULES_VERSION, WITHDRAWN_FOLD_RULES } from '@lottery/projection';
 import { appNodeArgs, freePort } from '@lottery/telemetry';
-import { createTestDatabase, kafkaBrokers, type TestDatabase } from '@lottery/testing';
+import { createTestDatabase, kafkaBrokers, redisForSuite, type TestDatabase } from '@lottery/testing';
 import { freshCheckout, REPO_ROOT } from './checkout-copy';
 import { NpmProcess, runNpm } from './npm-start-process';
 import { isAlive } from '../../src/instance-processes';
@@ -404,10 +404,11 @@ describe('npm start on a fresh checkout', () => {
 
   describe('with DATABASE_URL, KAFKA_BROKERS and REDIS_URL set', () => {
     let db: TestDatabase;
+    const redis = redisForSuite('ops_start');
     beforeAll(async () => {
       db = await createTestDatabase('ops_start_real');
     });
-    afterAll(() => db?.drop());
+    afterAll(() => Promise.all([db?.drop(), redis.cleanup()]));
 
     it('runs the pipeline through the real Postgres, Kafka and Redis, telling a script in JSON lines (--json)', async () => {
       const checkout = freshCheckout();
@@ -417,7 +418,8 @@ describe('npm start on a fresh checkout', () => {
           PORT: String(port),
           DATABASE_URL: db.url,
           KAFKA_BROKERS: kafkaBrokers().join(','),
-          REDIS_URL: 'redis://127.0.0.1:6379',
+          REDIS_URL: redis.url,
+          REDIS_KEY_PREFIX: redis.prefix,
           // The suite's broker is shared with other suites that use the same local chain id.
           KAFKA_TOPIC_PREFIX: `ops-start-${Date.now()}`,
         };
