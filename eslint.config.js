@@ -1,5 +1,5 @@
-// The layer table of shared/design/architecture.md, enforced: each project may import only the
-// projects its row names. Tests may also use the harness and any library (never an app).
+// The architecture's layers, enforced: each project may import only the projects its row names
+// (README.md, "Architecture", says what each project does). Tests may also use the harness and any library (never an app).
 const nx = require('@nx/eslint-plugin');
 
 const LIBS = ['type:domain', 'type:adapter', 'type:feature', 'type:testing'];

@@ -39,6 +39,21 @@ export interface ProjectorLoop {
   logCheckEveryMs?: number;
 }
 
+const OUTAGE = 'database unreachable';
+
+/**
+ * Why the projector goes back to the stored position after `error`, or undefined when it stops on it.
+ * Read models of other fold rules are waited out there, as at start.
+ */
+function resumableBecause(error: unknown): string | undefined {
+  if (error instanceof StoredPositionBehindError) return 'the read models lost commits';
+  if (error instanceof BatchStalledError) return 'the server ended a stalled batch';
+  if (error instanceof FoldRulesChangedError) return 'read models of other fold rules were switched in';
+  // a poison event's reason quotes the log, which may read like an outage's message: never retried
+  if (error instanceof PoisonEventError) return undefined;
+  return isDependencyUnavailable(error) ? OUTAGE : undefined;
+}
+
 /**
  * Follows the log from the stored position until `signal` aborts (then the batch in progress finishes
  * and it returns). A poison event or any other failure stops it (it throws: never skipped), except an
@@ -59,21 +74,11 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
       try {
         return await attempt();
       } catch (error) {
-        // a poison event's reason quotes the log, which may read like an outage's message: never retried
-        const why =
-          error instanceof StoredPositionBehindError
-            ? 'the read models lost commits'
-            : error instanceof BatchStalledError
-              ? 'the server ended a stalled batch'
-              : error instanceof FoldRulesChangedError
-                ? 'read models of other fold rules were switched in' // waited out at the stored position
-                : !(error instanceof PoisonEventError) && isDependencyUnavailable(error)
-                  ? 'database unreachable'
-                  : undefined;
+        const why = resumableBecause(error);
         if (signal.aborted || !why) throw error;
         const waitMs = Math.min(maxWaitMs, firstWaitMs * 2 ** outagesInARow++);
-        if (!(error instanceof BatchStalledError || error instanceof FoldRulesChangedError)) metrics.outages.inc();
-        logger.warn({ err: error, retryInMs: waitMs }, `${why}: resuming from the stored position`);
+        if (why === OUTAGE) metrics.outages.inc();
+        logger.warn({ err: error, retryInMs: waitMs }, `${why}: going back to the stored position`);
         await sleep(waitMs, undefined, { signal }).catch(() => undefined);
         if (signal.aborted) return undefined;
       }

@@ -190,7 +190,7 @@ describe('the projector loop', () => {
     expect(stopped).toBe(true);
     await expectSameReadModels(new PostgresReadModelQueries(dataSource), referenceFold(history));
     const [warning] = warnings.map((line) => JSON.parse(line) as { msg: string; err: { message: string } });
-    expect(warning.msg).toBe('the server ended a stalled batch: resuming from the stored position');
+    expect(warning.msg).toBe('the server ended a stalled batch: going back to the stored position');
     expect(warning.err.message).toMatch(
       /^a batch of lottery stalled for over 0.2 s inside its transaction \(the process stopped, or its connection cut off\) and the server ended it: nothing of it was committed/,
     );

@@ -18,8 +18,8 @@ export const FOLD_RULES_VERSION = 5;
  * Versions that were on main and were withdrawn: read models built under one are rebuilt like an older
  * version's, never taken for a newer version's. The next version is the first number above them all.
  *
- * 4. A round's top prize as the largest any ticket won (withdrawn: the design's derivation table defines
- *    it as the jackpot tier's, as 3 has it).
+ * 4. A round's top prize as the largest any ticket won (withdrawn: docs/read-models.md defines it as the
+ *    jackpot tier's, as 3 has it).
  */
 export const WITHDRAWN_FOLD_RULES: ReadonlySet<number> = new Set([4]);
 

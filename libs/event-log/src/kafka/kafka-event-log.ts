@@ -131,9 +131,8 @@ export class KafkaEventLog implements EventLog {
         createPartitioner: () => () => 0,
       }),
     );
-    // The chain id as the partition key, should the topic ever hold several chains; with one partition it only
-    // labels the records. A Buffer, as
-    // kafkajs would otherwise convert the string once per record.
+    // The chain id as the partition key, should the topic ever hold several chains; with one partition it
+    // only labels the records. A Buffer, as kafkajs would otherwise convert the string once per record.
     this.key = Buffer.from(String(config.chainId));
   }
 

@@ -26,7 +26,8 @@ type Body<T extends DecodedBody['type']> = Extract<DecodedBody, { type: T }>;
 type Drawable = RoundModel & { tierPayouts: bigint[]; winningNormals: number[]; winningBonusball: number };
 
 /**
- * How each event changes the read models (docs/read-models.md, "Decisions on the fields"), applied in chain order to the segment's in-memory state. Invariant violations are poison.
+ * How each event changes the read models (docs/read-models.md, "Decisions on the fields"), applied in
+ * chain order to the segment's in-memory state. Invariant violations are poison.
  */
 export class SegmentFold {
   /** This segment's purchases by user ticket id: a failed claim may have to name one (blameRepurchase). */
