@@ -10,7 +10,7 @@ async function boundaryErrors(eslint: ESLint, filePath: string, code: string): P
   return (result?.messages ?? []).filter((m) => m.ruleId === RULE && m.severity === 2).map((m) => m.message);
 }
 
-describe("the layers of README.md's Architecture (eslint.config.js)", () => {
+describe('the layers of eslint.config.js', () => {
   let eslint: ESLint;
 
   beforeAll(async () => {
