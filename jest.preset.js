@@ -12,7 +12,9 @@ module.exports = {
   testTimeout: 30_000,
   // Two test files at once: most of a file's time is spent waiting on those services (a block mined, a
   // broker's answer, a process starting), so a second one nearly halves a project's run on two cores.
-  // Every test makes its own databases, topics, queue namespaces and data folders (uniqueName).
+  // Every test makes its own databases, topics and queue namespaces (uniqueName) and data folders
+  // (mkdtemp); servers listen on ports the kernel picks, except a first `ops start`'s anvil (8545 when free),
+  // whose tests therefore share one file.
   maxWorkers: 2,
   transform: {
     '^.+\\.ts$': [
