@@ -48,11 +48,13 @@ describe('ops migrate', () => {
     const url = `postgres://postgres@127.0.0.1:${(silent.address() as AddressInfo).port}/lottery`;
     try {
       const env = { DATABASE_URL: url, CHAIN_ID: '31337', RPC_URL: 'http://127.0.0.1:9', EVENT_LOG: 'postgres' };
-      const [migrate, status] = await Promise.all([
+      const [migrate, replay, status] = await Promise.all([
         runOps(['migrate', '--json'], env),
+        runOps(['replay', '--json'], env),
         runOps(['status', '--json'], env),
       ]);
       expect([migrate.code, jsonOf<{ error: string }>(migrate).error]).toEqual([1, expect.stringMatching(/timeout/i)]);
+      expect([replay.code, jsonOf<{ error: string }>(replay).error]).toEqual([1, expect.stringMatching(/timeout/i)]);
       // status reports what it could not read beside what it could
       expect([status.code, jsonOf(status)]).toEqual([
         0,

@@ -11,7 +11,7 @@ export interface OpsRun {
 }
 
 /** `node -r ./tools/register.js apps/ops/src/main.ts …`, as `npm run ops -- …` runs it. */
-export function runOps(args: string[], env: NodeJS.ProcessEnv): Promise<OpsRun> {
+export function runOps(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<OpsRun> {
   const child = spawn(process.execPath, [...appNodeArgs('apps/ops/src/main.ts'), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -21,7 +21,17 @@ export function runOps(args: string[], env: NodeJS.ProcessEnv): Promise<OpsRun> 
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+  // a command that hangs fails its test instead of holding the test run (a child jest would wait for)
+  const hung = setTimeout(() => {
+    stderr += `\n(killed: still running after ${timeoutMs} ms)`;
+    child.kill('SIGKILL');
+  }, timeoutMs);
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(hung);
+      resolve({ code, stdout, stderr });
+    }),
+  );
 }
 
 /** The JSON document a `--json` run printed, with the run's stderr in the failure message if there is none. */

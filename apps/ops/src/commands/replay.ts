@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { Client } from 'pg';
 import { createEventLog, type EventLogConfig } from '@lottery/event-log';
 import {
+  CONNECT_TIMEOUT_MS,
   nextSchemaName,
   readFoldedState,
   PROJECTOR_APPLICATION_NAME,
@@ -103,7 +104,13 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
   const next = nextSchemaName(live);
   const started = Date.now();
   // idle for the whole replay while it holds the replay's locks: kept alive, and its loss is the replay's failure
-  const guard = new Client({ connectionString: run.url, application_name: 'ops-replay', keepAlive: true });
+  const guard = new Client({
+    connectionString: run.url,
+    application_name: 'ops-replay',
+    keepAlive: true,
+    // a server that takes the connection and never answers would hold the replay, silent, for good
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   // Its locks went with it: another replay, or a projector on its log, may be running beside this one.
   // The replay stops as if interrupted, at its next batch or switch attempt, and at the latest before the
   // switch's renames.
@@ -236,7 +243,11 @@ async function dropHalfBuilt(guard: Client | undefined, url: string, live: strin
     await guard.query(drop);
     return;
   }
-  const session = new Client({ connectionString: url, application_name: 'ops-replay' });
+  const session = new Client({
+    connectionString: url,
+    application_name: 'ops-replay',
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   await session.connect();
   try {
     if (await takeReplayLock(session, live)) await session.query(drop);
