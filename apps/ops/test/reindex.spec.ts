@@ -125,6 +125,39 @@ describe('ops reindex (anvil + indexer follower + Postgres event log)', () => {
     expect(await models(f)).toBe(modelsBefore);
   });
 
+  it('refuses, naming the way out, when an indexer it does not run appends each time it plans (nothing changed)', async () => {
+    // an indexer beside it that appends without pause (a block's worth each time, with nothing in it)
+    const indexer = createEventLog({ kind: 'postgres', databaseUrl: f.db.url, schema: LOG_SCHEMA });
+    let appending = true;
+    let appends = 0;
+    const running = (async () => {
+      while (appending) {
+        const checkpoint = await indexer.lastCheckpoint({ resume: true });
+        if (!checkpoint) throw new Error('the log has a checkpoint: the fixture followed the chain');
+        await indexer.append([], checkpoint);
+        appends++;
+      }
+    })();
+    try {
+      const before = envelopes(await readWholeLog(f.eventLog));
+      const run = await runOps(['reindex', '--from-block', String(await middleBlock()), '--json'], opsEnv(f));
+      appending = false;
+      await running;
+      expect(appends).toBeGreaterThan(3);
+      expect([run.code, jsonOf<{ error: string }>(run).error]).toEqual([
+        1,
+        expect.stringMatching(
+          /^an indexer appended to the event log while reindex planned its rewind, 3 times: nothing/,
+        ),
+      ]);
+      expect(envelopes(await readWholeLog(f.eventLog))).toEqual(before);
+    } finally {
+      appending = false;
+      await running.catch(() => undefined);
+      await indexer.close();
+    }
+  });
+
   it('refuses a block below the deploy block or above the checkpoint, changing nothing', async () => {
     const checkpoint = await f.eventLog.lastCheckpoint();
     const deployBlock = Number(f.deployment.deployBlock);

@@ -1,6 +1,12 @@
 import type { Command } from 'commander';
 import { DEFAULT_REORG_DEPTH, LotteryRpc, rpcErrorSummary } from '@lottery/chain';
-import { createEventLog, eventLogIdentity, type EventLogConfig } from '@lottery/event-log';
+import {
+  createEventLog,
+  type EventLog,
+  eventLogIdentity,
+  type EventLogConfig,
+  EventLogWriteConflictError,
+} from '@lottery/event-log';
 import { explainedFailure } from '../explained-failure';
 import { readState, type InstanceState } from '../data-dir';
 import { print } from '../output';
@@ -73,17 +79,7 @@ async function runReindex(run: ReindexRun): Promise<ReindexResult> {
       await stopIndexer(indexerPid, run.stopTimeoutMs ?? 30_000);
       stoppedPid = indexerPid;
     }
-    // The indexer may have appended while it ran: plan against the final checkpoint.
-    // the rewind builds on this one: an append by the indexer after it makes the rewind's append fail
-    const current = await eventLog.lastCheckpoint({ resume: true });
-    checkFromBlock(run.fromBlock, current, { deployBlock: run.deployBlock });
-    const rewind = await planRewind(rpc, current, {
-      chainId: run.chainId,
-      fromBlock: run.fromBlock,
-      depth: run.reorgDepth,
-      trail,
-    });
-    await eventLog.append(rewind.events, rewind.checkpoint);
+    const { current, rewind } = await appendRewind(eventLog, rpc, run, trail);
     return {
       fromBlock: rewind.checkpoint.blockNumber + 1,
       previousCheckpoint: current.blockNumber,
@@ -95,6 +91,47 @@ async function runReindex(run: ReindexRun): Promise<ReindexResult> {
     };
   } finally {
     await eventLog.close().catch(() => undefined);
+  }
+}
+
+/** Tries at planning and appending the rewind; a running indexer's appends come a block's worth apart. */
+const REWIND_TRIES = 3;
+
+/**
+ * Appends the rewind, planned on the log's latest checkpoint. An indexer this command did not stop
+ * (`restart-required`) may append while the rewind is planned (a few calls to the node): its append
+ * makes the rewind's fail, and the rewind is planned again on what it appended. Nothing is changed when
+ * every try is beaten.
+ */
+async function appendRewind(
+  eventLog: EventLog,
+  rpc: LotteryRpc,
+  run: ReindexRun,
+  trail: Awaited<ReturnType<typeof blockTrail>>,
+) {
+  for (let tries = 1; ; tries++) {
+    // the rewind builds on this checkpoint: an append by the indexer after it makes the rewind's append fail
+    const current = await eventLog.lastCheckpoint({ resume: true });
+    checkFromBlock(run.fromBlock, current, { deployBlock: run.deployBlock });
+    const rewind = await planRewind(rpc, current, {
+      chainId: run.chainId,
+      fromBlock: run.fromBlock,
+      depth: run.reorgDepth,
+      trail,
+    });
+    try {
+      await eventLog.append(rewind.events, rewind.checkpoint);
+      return { current, rewind };
+    } catch (error) {
+      if (!(error instanceof EventLogWriteConflictError)) throw error;
+      if (tries === REWIND_TRIES) {
+        throw new Error(
+          `an indexer appended to the event log while reindex planned its rewind, ${tries} times: nothing was ` +
+            'changed; stop the indexer (scale it to 0), run reindex again, then start it',
+          { cause: error },
+        );
+      }
+    }
   }
 }
 
