@@ -165,6 +165,7 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
     });
     const bar = new ProgressReporter('replay', 'positions', 'events', run.logger, stream).startingAt(0);
     let reported = 0;
+    let foldedPositions = 0;
     let phase: ReplayProgress['phase'] = 'folding';
     let waitingFor = '';
     let result: ReplayProgress;
@@ -194,9 +195,12 @@ export async function runReplay(run: ReplayRun): Promise<ReplaySummary> {
           const items = p.records - reported;
           reported = p.records;
           if (p.phase === 'folding') {
-            const done = p.position - head;
-            bar.update({ done, total: Math.max(done, p.tail - head), items });
+            foldedPositions = p.position - head;
+            bar.update({ done: foldedPositions, total: Math.max(foldedPositions, p.tail - head), items });
           } else if (p.phase !== phase && p.phase !== 'done') {
+            // The fold ended on a read that found nothing more: what lies below the tail is no event (on
+            // Kafka each append's commit marker takes a position), so the bar is finished here.
+            if (phase === 'folding') bar.update({ done: foldedPositions, total: foldedPositions, items: 0 });
             foldEnd ??= { seconds: (Date.now() - foldStarted) / 1000, records: p.records };
             const fields = { phase: p.phase, events: p.records, eventsPerSecond: p.eventsPerSecond };
             if (p.phase === 'indexing') note('building the serving indexes, then catching up with the log', fields);
