@@ -1,8 +1,18 @@
 import { DEFAULT_LOG_SCHEMA, DEFAULT_TOPIC_PREFIX, type EventLogConfig } from '@lottery/event-log';
 
-/** Postgres's "relation does not exist" (42P01) or "schema does not exist" (3F000). */
-export const isUndefinedTable = (error: unknown): boolean =>
-  ['42P01', '3F000'].includes(String((error as { code?: unknown } | null)?.code));
+/**
+ * A log the indexer has not created: Postgres's "relation does not exist" (42P01) or "schema does not
+ * exist" (3F000), or a Kafka topic the broker does not have (kafkajs's UNKNOWN_TOPIC_OR_PARTITION, also
+ * as the cause of its retries' end).
+ */
+export function isMissingLog(error: unknown): boolean {
+  for (let cause = error; cause;) {
+    const wrapped = cause as { code?: unknown; type?: unknown; cause?: unknown };
+    if (['42P01', '3F000'].includes(String(wrapped.code)) || wrapped.type === 'UNKNOWN_TOPIC_OR_PARTITION') return true;
+    cause = wrapped.cause;
+  }
+  return false;
+}
 
 /** The variables that name `log`, as an operator sets them. */
 export function logSetting(log: EventLogConfig): string {
@@ -12,12 +22,13 @@ export function logSetting(log: EventLogConfig): string {
 }
 
 /**
- * For a read of `log` that changes nothing: a Postgres log whose tables are not there is refused with
- * its setting named, instead of Postgres's "relation does not exist"; any other error passes unchanged.
+ * For a read of `log` that changes nothing: a log the indexer has not created is refused with its setting
+ * named, instead of Postgres's "relation does not exist" or Kafka's "does not host this topic-partition";
+ * any other error passes unchanged.
  */
 export function refusingAMissingLog(log: EventLogConfig): (error: unknown) => never {
   return (error) => {
-    if (!isUndefinedTable(error)) throw error;
+    if (!isMissingLog(error)) throw error;
     throw new Error(
       `there is no event log at ${logSetting(log)}: is that the indexer's? ` +
         '(it creates its log on its first start). Nothing was changed.',

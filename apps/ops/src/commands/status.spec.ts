@@ -12,6 +12,7 @@ import {
   nextSchemaName,
 } from '@lottery/persistence';
 import { Client } from 'pg';
+import { kafkaBrokers, uniqueName } from '@lottery/testing';
 import { opsDatabase } from '../../test/support/in-process-ops';
 import { replayLockName } from './replay';
 import { writeState } from '../data-dir';
@@ -180,6 +181,21 @@ describe('ops status', () => {
       readSchema: 'lotery',
       readSchemaExists: false,
       position: null,
+    });
+  });
+
+  it('reports a Kafka log the indexer has not created yet (a new deployment, or a mistyped prefix) as empty, naming its prefix', async () => {
+    const prefix = uniqueName('never_indexed');
+    const { indexer } = await statusWith({ result: '0x1' }, undefined, {
+      EVENT_LOG: 'kafka',
+      KAFKA_BROKERS: kafkaBrokers().join(','),
+      KAFKA_TOPIC_PREFIX: prefix,
+    });
+    expect(indexer).toMatchObject({
+      eventLog: `kafka ${kafkaBrokers().join(',')} "${prefix}"`,
+      indexedBlock: null,
+      logTail: 0,
+      logExists: false,
     });
   });
 

@@ -11,7 +11,7 @@ import { readState } from '../data-dir';
 import { leftServers, runsInstanceProcess } from '../instance-processes';
 import { displayedUrl, withUrlsHidden } from '@lottery/telemetry';
 import { print } from '../output';
-import { isUndefinedTable } from '../event-log-errors';
+import { isMissingLog } from '../event-log-errors';
 import { chainIdOf, eventLogConfigOf, loadPipelineEnv, rpcUrlOf } from './pipeline-env';
 import { replayLockName } from './replay';
 
@@ -132,8 +132,8 @@ async function readEventLog(eventLog: EventLog): Promise<EventLogReading> {
     const indexedBlock = (await eventLog.lastCheckpoint())?.blockNumber ?? null;
     return { indexedBlock, logHead: await eventLog.head(), logTail: await eventLog.tail(), logExists: true };
   } catch (error) {
-    // the Postgres log's tables come with the indexer's first start: before it, the log is empty
-    if (isUndefinedTable(error)) return { indexedBlock: null, logHead: 0, logTail: 0, logExists: false };
+    // the log's tables or topics come with the indexer's first start: before it, the log is empty
+    if (isMissingLog(error)) return { indexedBlock: null, logHead: 0, logTail: 0, logExists: false };
     return { indexedBlock: null, logHead: null, logTail: null, logExists: null, error: failureText(error) };
   }
 }
@@ -246,7 +246,9 @@ export async function instanceStatus(env: NodeJS.ProcessEnv = process.env): Prom
       indexedBlock,
       lagBlocks: chain.headBlock !== null && indexedBlock !== null ? Math.max(0, chain.headBlock - indexedBlock) : null,
       eventLog:
-        pipeline.EVENT_LOG === 'kafka' ? `kafka ${pipeline.KAFKA_BROKERS}` : `postgres "${pipeline.EVENT_LOG_SCHEMA}"`,
+        pipeline.EVENT_LOG === 'kafka'
+          ? `kafka ${pipeline.KAFKA_BROKERS} "${pipeline.KAFKA_TOPIC_PREFIX}"`
+          : `postgres "${pipeline.EVENT_LOG_SCHEMA}"`,
       logTail: log.logTail,
       logExists: log.logExists,
       ...(log.error === undefined ? {} : { error: log.error }),

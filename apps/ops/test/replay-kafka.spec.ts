@@ -7,15 +7,35 @@ import { opsDatabase } from './support/in-process-ops';
 
 jest.setTimeout(120_000);
 
-describe("ops replay's progress bar", () => {
-  opsDatabase('ops_replay_progress');
+describe('ops replay on a Kafka log', () => {
+  opsDatabase('ops_replay_kafka');
 
-  it('is finished (100 %, its line ended) when the fold ends on a Kafka log, whose commit markers take positions', async () => {
+  it('refuses a log whose topics the indexer has not created (a mistyped prefix), naming its setting', async () => {
     const config: EventLogConfig = {
       kind: 'kafka',
       brokers: kafkaBrokers(),
       chainId: 31337,
-      topicPrefix: uniqueName('replay_progress'),
+      topicPrefix: uniqueName('never_indexed'),
+    };
+    await expect(
+      runReplay({
+        url: String(process.env['DATABASE_URL']),
+        schema: 'lottery',
+        chainId: 31337,
+        log: config,
+        logger: createLogger('replay-kafka', 'silent'),
+      }),
+    ).rejects.toThrow(
+      `there is no event log at EVENT_LOG=kafka, KAFKA_BROKERS=${kafkaBrokers().join(',')}, KAFKA_TOPIC_PREFIX=${config.topicPrefix}:`,
+    );
+  });
+
+  it('ends the fold with its progress bar finished (100 %, its line ended): commit markers take the last positions', async () => {
+    const config: EventLogConfig = {
+      kind: 'kafka',
+      brokers: kafkaBrokers(),
+      chainId: 31337,
+      topicPrefix: uniqueName('replay_kafka'),
     };
     const log = createEventLog(config);
     try {
@@ -40,7 +60,7 @@ describe("ops replay's progress bar", () => {
       schema: 'lottery',
       chainId: 31337,
       log: config,
-      logger: createLogger('replay-progress', 'silent'),
+      logger: createLogger('replay-kafka', 'silent'),
       progressStream: terminal,
     });
 
