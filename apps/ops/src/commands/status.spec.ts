@@ -199,6 +199,44 @@ describe('ops status', () => {
     });
   });
 
+  it('counts no lag for read models that folded every event of a Kafka log (its commit markers are no events)', async () => {
+    const prefix = uniqueName('folded_kafka');
+    const kafka = createEventLog({ kind: 'kafka', brokers: kafkaBrokers(), chainId: 31337, topicPrefix: prefix });
+    const db = new Client({ connectionString: String(process.env['DATABASE_URL']) });
+    const schema = String(process.env['READ_SCHEMA'] || DEFAULT_READ_SCHEMA);
+    await db.connect();
+    const models = createReadModelDataSource({ url: String(process.env['DATABASE_URL']), schema, poolSize: 1 });
+    await models.initialize();
+    try {
+      await migrateReadModels(models);
+      await kafka.init();
+      await appendHistory(kafka, 5);
+      await appendHistory(kafka, 6);
+      const records = await kafka.read(await kafka.head(), 1_000);
+      const fold = (record: (typeof records)[number]) =>
+        db.query(
+          `UPDATE "${schema}".projector_state SET position = $1, position_event_id = $2, position_event_position = $1`,
+          [record.position, record.event.id],
+        );
+      const lag = async () =>
+        (
+          await statusWith({ result: '0x1' }, undefined, {
+            EVENT_LOG: 'kafka',
+            KAFKA_BROKERS: kafkaBrokers().join(','),
+            KAFKA_TOPIC_PREFIX: prefix,
+          })
+        ).projector.lagEvents;
+      await fold(records[records.length - 1]);
+      expect(await lag()).toBe(0);
+      // one event before the end: behind by log positions, that event's and its append's commit marker
+      await fold(records[records.length - 2]);
+      expect(await lag()).toBe(2);
+    } finally {
+      await db.query(`DROP SCHEMA "${schema}" CASCADE`);
+      await Promise.all([kafka.close(), db.end(), models.destroy()]);
+    }
+  });
+
   it('reaches a node whose URL holds a user and password (as basic auth), and never prints the password', async () => {
     const rpc = await rpcAnswering({ result: '0x2a' });
     const withCredentials = (url: string) => url.replace('http://', 'http://operator:S3CRETPW@');

@@ -172,6 +172,9 @@ async function readProjector(
         ? await signOfAnotherLog(eventLog, { position, positionEventId: state.positionEventId })
         : null;
     const { logHead, logTail } = log;
+    const behind = logTail === null || position === null ? 0 : Math.max(0, logTail - 1 - position);
+    // on Kafka each append's commit marker takes a position: past the last event, none of them is one
+    const caughtUp = behind > 0 && log.logExists && (await eventLog.read((position as number) + 1, 1)).length === 0;
     return {
       readSchema: schema,
       readSchemaExists: (exists.rowCount ?? 0) > 0,
@@ -183,7 +186,9 @@ async function readProjector(
           : // nothing folded yet: the whole log is ahead (Postgres positions start at 1, Kafka offsets at 0)
             position === null
             ? logTail - logHead
-            : Math.max(0, logTail - 1 - position),
+            : caughtUp
+              ? 0
+              : behind,
       replayInProgress: replaying.rows[0]?.held === true,
       foldRules,
       replayNeeded: foldRules !== null && foldRules !== FOLD_RULES_VERSION && !isNewerFoldRules(foldRules),
