@@ -138,8 +138,13 @@ describe('ops status', () => {
     expect((await statusWith({ result: '0x1' })).projector.lagEvents).toBe(events.length);
   });
 
-  it("says when the event log shows the read models are another log's, as the projector would refuse them", async () => {
-    const log = suiteLog();
+  /**
+   * Runs `test` on migrated read models, given a way to set the position they folded up to; the schema
+   * is dropped after it (the other tests' read models: none).
+   */
+  const withReadModels = async (
+    test: (setFolded: (position: number, id: string) => Promise<unknown>) => Promise<void>,
+  ) => {
     const db = new Client({ connectionString: String(process.env['DATABASE_URL']) });
     const schema = String(process.env['READ_SCHEMA'] || DEFAULT_READ_SCHEMA);
     await db.connect();
@@ -147,29 +152,39 @@ describe('ops status', () => {
     await models.initialize();
     try {
       await migrateReadModels(models);
-      await log.init();
-      await appendHistory(log, 4);
-      const [record] = await log.read(await log.head(), 1);
-      const setFolded = (position: number, id: string) =>
+      await test((position, id) =>
         db.query(
           `UPDATE "${schema}".projector_state SET position = $1, position_event_id = $2, position_event_position = $1`,
           [position, id],
-        );
-      await setFolded(record.position, record.event.id);
-      expect((await statusWith({ result: '0x1' })).projector.otherLog).toBeNull();
-      await setFolded(record.position, 'another-id');
-      expect((await statusWith({ result: '0x1' })).projector.otherLog).toBe(
-        `where this event log holds ${record.event.id}, not the another-id they folded`,
-      );
-      const tail = await log.tail();
-      await setFolded(tail + 5, 'past-the-end');
-      expect((await statusWith({ result: '0x1' })).projector.otherLog).toBe(
-        `past this event log's end (next position ${tail})`,
+        ),
       );
     } finally {
-      // the other tests' read models: none
       await db.query(`DROP SCHEMA "${schema}" CASCADE`);
-      await Promise.all([log.close(), db.end(), models.destroy()]);
+      await Promise.all([db.end(), models.destroy()]);
+    }
+  };
+
+  it("says when the event log shows the read models are another log's, as the projector would refuse them", async () => {
+    const log = suiteLog();
+    try {
+      await withReadModels(async (setFolded) => {
+        await log.init();
+        await appendHistory(log, 4);
+        const [record] = await log.read(await log.head(), 1);
+        await setFolded(record.position, record.event.id);
+        expect((await statusWith({ result: '0x1' })).projector.otherLog).toBeNull();
+        await setFolded(record.position, 'another-id');
+        expect((await statusWith({ result: '0x1' })).projector.otherLog).toBe(
+          `where this event log holds ${record.event.id}, not the another-id they folded`,
+        );
+        const tail = await log.tail();
+        await setFolded(tail + 5, 'past-the-end');
+        expect((await statusWith({ result: '0x1' })).projector.otherLog).toBe(
+          `past this event log's end (next position ${tail})`,
+        );
+      });
+    } finally {
+      await log.close();
     }
   });
 
@@ -202,38 +217,29 @@ describe('ops status', () => {
   it('counts no lag for read models that folded every event of a Kafka log (its commit markers are no events)', async () => {
     const prefix = uniqueName('folded_kafka');
     const kafka = createEventLog({ kind: 'kafka', brokers: kafkaBrokers(), chainId: 31337, topicPrefix: prefix });
-    const db = new Client({ connectionString: String(process.env['DATABASE_URL']) });
-    const schema = String(process.env['READ_SCHEMA'] || DEFAULT_READ_SCHEMA);
-    await db.connect();
-    const models = createReadModelDataSource({ url: String(process.env['DATABASE_URL']), schema, poolSize: 1 });
-    await models.initialize();
     try {
-      await migrateReadModels(models);
-      await kafka.init();
-      await appendHistory(kafka, 5);
-      await appendHistory(kafka, 6);
-      const records = await kafka.read(await kafka.head(), 1_000);
-      const fold = (record: (typeof records)[number]) =>
-        db.query(
-          `UPDATE "${schema}".projector_state SET position = $1, position_event_id = $2, position_event_position = $1`,
-          [record.position, record.event.id],
-        );
-      const lag = async () =>
-        (
-          await statusWith({ result: '0x1' }, undefined, {
-            EVENT_LOG: 'kafka',
-            KAFKA_BROKERS: kafkaBrokers().join(','),
-            KAFKA_TOPIC_PREFIX: prefix,
-          })
-        ).projector.lagEvents;
-      await fold(records[records.length - 1]);
-      expect(await lag()).toBe(0);
-      // one event before the end: behind by log positions, that event's and its append's commit marker
-      await fold(records[records.length - 2]);
-      expect(await lag()).toBe(2);
+      await withReadModels(async (setFolded) => {
+        await kafka.init();
+        await appendHistory(kafka, 5);
+        await appendHistory(kafka, 6);
+        const records = await kafka.read(await kafka.head(), 1_000);
+        const fold = (record: (typeof records)[number]) => setFolded(record.position, record.event.id);
+        const lag = async () =>
+          (
+            await statusWith({ result: '0x1' }, undefined, {
+              EVENT_LOG: 'kafka',
+              KAFKA_BROKERS: kafkaBrokers().join(','),
+              KAFKA_TOPIC_PREFIX: prefix,
+            })
+          ).projector.lagEvents;
+        await fold(records[records.length - 1]);
+        expect(await lag()).toBe(0);
+        // one event before the end: behind by log positions, that event's and its append's commit marker
+        await fold(records[records.length - 2]);
+        expect(await lag()).toBe(2);
+      });
     } finally {
-      await db.query(`DROP SCHEMA "${schema}" CASCADE`);
-      await Promise.all([kafka.close(), db.end(), models.destroy()]);
+      await kafka.close();
     }
   });
 
