@@ -39,8 +39,6 @@ export interface ProjectorLoop {
   logCheckEveryMs?: number;
 }
 
-const OUTAGE = 'database unreachable';
-
 /**
  * Why the projector goes back to the stored position after `error`, or undefined when it stops on it.
  * Read models of other fold rules are waited out there, as at start.
@@ -51,7 +49,7 @@ function resumableBecause(error: unknown): string | undefined {
   if (error instanceof FoldRulesChangedError) return 'read models of other fold rules were switched in';
   // a poison event's reason quotes the log, which may read like an outage's message: never retried
   if (error instanceof PoisonEventError) return undefined;
-  return isDependencyUnavailable(error) ? OUTAGE : undefined;
+  return isDependencyUnavailable(error) ? 'database unreachable' : undefined;
 }
 
 /**
@@ -77,7 +75,8 @@ export async function runProjector(loop: ProjectorLoop, signal: AbortSignal): Pr
         const why = resumableBecause(error);
         if (signal.aborted || !why) throw error;
         const waitMs = Math.min(maxWaitMs, firstWaitMs * 2 ** outagesInARow++);
-        if (why === OUTAGE) metrics.outages.inc();
+        // commits lost follow a server's crash, as an outage does; a stalled batch or other fold rules are none
+        if (!(error instanceof BatchStalledError || error instanceof FoldRulesChangedError)) metrics.outages.inc();
         logger.warn({ err: error, retryInMs: waitMs }, `${why}: going back to the stored position`);
         await sleep(waitMs, undefined, { signal }).catch(() => undefined);
         if (signal.aborted) return undefined;
