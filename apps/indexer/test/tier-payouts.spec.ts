@@ -279,8 +279,17 @@ describe("tier payouts: read from the drawing's payout calculator, wherever it i
         // follower learns for it.
         await rpcCall(url, 'evm_setNextBlockTimestamp', [Number(time) + 1]);
         await jackpotCall(runJackpot);
-        await jackpotCall(settle(5n));
-        await checkpointAtHead(f, log, failed);
+        const settled = (await jackpotCall(settle(5n))) as Hex;
+        // until the follower has read the settlement's block (the head read right after the call may not be it)
+        const { blockNumber } = await eventually(
+          async () =>
+            ((await rpcCall(url, 'eth_getTransactionReceipt', [settled])) as { blockNumber: Hex } | null) ?? undefined,
+          'the settlement mined',
+        );
+        await eventually(async () => {
+          if (failed()) throw failed();
+          return ((await log.lastCheckpoint())?.blockNumber ?? -1) >= Number(blockNumber);
+        }, 'the settlement read');
 
         // The new chain, one block longer: in its first block the owner swaps the calculator, the drawing is
         // drawn (the next opened under the new calculator), and that next one is drawn too (its payouts the
