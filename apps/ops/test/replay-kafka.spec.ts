@@ -10,33 +10,33 @@ jest.setTimeout(120_000);
 describe('ops replay on a Kafka log', () => {
   opsDatabase('ops_replay_kafka');
 
-  it('refuses a log whose topics the indexer has not created (a mistyped prefix), naming its setting', async () => {
-    const config: EventLogConfig = {
-      kind: 'kafka',
-      brokers: kafkaBrokers(),
+  /** A Kafka log of topics of its own (not created until something inits it). */
+  const kafkaLog = (label: string): Extract<EventLogConfig, { kind: 'kafka' }> => ({
+    kind: 'kafka',
+    brokers: kafkaBrokers(),
+    chainId: 31337,
+    topicPrefix: uniqueName(label),
+  });
+  /** The replay of `log` into the suite's database. */
+  const replay = (log: EventLogConfig, progressStream?: NodeJS.WriteStream) =>
+    runReplay({
+      url: String(process.env['DATABASE_URL']),
+      schema: 'lottery',
       chainId: 31337,
-      topicPrefix: uniqueName('never_indexed'),
-    };
-    await expect(
-      runReplay({
-        url: String(process.env['DATABASE_URL']),
-        schema: 'lottery',
-        chainId: 31337,
-        log: config,
-        logger: createLogger('replay-kafka', 'silent'),
-      }),
-    ).rejects.toThrow(
+      log,
+      logger: createLogger('replay-kafka', 'silent'),
+      progressStream,
+    });
+
+  it('refuses a log whose topics the indexer has not created (a mistyped prefix), naming its setting', async () => {
+    const config = kafkaLog('never_indexed');
+    await expect(replay(config)).rejects.toThrow(
       `there is no event log at EVENT_LOG=kafka, KAFKA_BROKERS=${kafkaBrokers().join(',')}, KAFKA_TOPIC_PREFIX=${config.topicPrefix}:`,
     );
   });
 
   it('ends the fold with its progress bar finished (100 %, its line ended): commit markers take the last positions', async () => {
-    const config: EventLogConfig = {
-      kind: 'kafka',
-      brokers: kafkaBrokers(),
-      chainId: 31337,
-      topicPrefix: uniqueName('replay_kafka'),
-    };
+    const config = kafkaLog('replay_kafka');
     const log = createEventLog(config);
     try {
       await log.init();
@@ -55,14 +55,7 @@ describe('ops replay on a Kafka log', () => {
       write: (text: string) => ((written += text), true),
     } as unknown as NodeJS.WriteStream;
 
-    await runReplay({
-      url: String(process.env['DATABASE_URL']),
-      schema: 'lottery',
-      chainId: 31337,
-      log: config,
-      logger: createLogger('replay-kafka', 'silent'),
-      progressStream: terminal,
-    });
+    await replay(config, terminal);
 
     expect(written).toMatch(/100\.0%[^\n]*\n\s*building the serving indexes/);
   });

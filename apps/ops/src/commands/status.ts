@@ -174,7 +174,8 @@ async function readProjector(
     const { logHead, logTail } = log;
     const behind = logTail === null || position === null ? 0 : Math.max(0, logTail - 1 - position);
     // on Kafka each append's commit marker takes a position: past the last event, none of them is one
-    const caughtUp = behind > 0 && log.logExists && (await eventLog.read((position as number) + 1, 1)).length === 0;
+    const caughtUp =
+      position !== null && behind > 0 && log.logExists && (await eventLog.read(position + 1, 1)).length === 0;
     return {
       readSchema: schema,
       readSchemaExists: (exists.rowCount ?? 0) > 0,
